@@ -1,0 +1,20 @@
+/** One namespace per feature, named after the folder under src/ui that owns it. */
+export const NAMESPACES = [
+  'common',
+  'header',
+  'navigation',
+  'language-switcher',
+  'mobile-menu',
+  'footer',
+  'carousel',
+  'home',
+  'loading',
+  'not-found',
+  'error',
+] as const;
+
+export type Namespace = (typeof NAMESPACES)[number];
+
+export function isNamespace(value: unknown): value is Namespace {
+  return typeof value === 'string' && (NAMESPACES as readonly string[]).includes(value);
+}

@@ -1,0 +1,88 @@
+import { canonicalLocale, DEFAULT_LOCALE, type Locale } from '@/shared/locales';
+import { detectRootLocale } from './detection';
+
+/** Paths that are never pages: framework files, APIs, build metadata, probes. */
+const PASSTHROUGH_PREFIXES = ['/_next/', '/api/', '/builds/'];
+const PASSTHROUGH_EXACT = new Set(['/api', '/builds', '/healthz', '/readyz']);
+const FILE_EXTENSION = /\/[^/]*\.[a-z0-9]+$/i;
+
+export interface RoutingRequest {
+  pathname: string;
+  cookie: string | undefined;
+  acceptLanguage: string | null;
+  /** A top-level page load, as opposed to a router prefetch or payload fetch. */
+  isDocument: boolean;
+}
+
+export type RoutingDecision =
+  | { kind: 'pass' }
+  | {
+      kind: 'redirect';
+      status: 307 | 308;
+      pathname: string;
+      /** The locale to remember in the cookie, when this redirect decided it. */
+      rememberLocale?: Locale;
+      variesByLanguage: boolean;
+    }
+  | { kind: 'serve'; locale: Locale; internalPathname: string; variesByLanguage: boolean };
+
+export function isPassthroughPath(pathname: string): boolean {
+  if (PASSTHROUGH_EXACT.has(pathname)) return true;
+  if (PASSTHROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true;
+  return FILE_EXTENSION.test(pathname);
+}
+
+/**
+ * Folds the leading slashes and backslashes of the rest of a path into one, so
+ * that `/en//evil.example` can never redirect to the protocol-relative
+ * `//evil.example`.
+ */
+function sameSitePath(rest: string): string {
+  const trimmed = rest.replace(/^[/\\]+/, '');
+  return `/${trimmed}`;
+}
+
+/** Decides what the proxy does with one request. Pure, so every case is unit-tested. */
+export function decideRoute(request: RoutingRequest): RoutingDecision {
+  const { pathname } = request;
+  if (isPassthroughPath(pathname)) return { kind: 'pass' };
+
+  const match = /^\/([^/]*)(.*)$/.exec(pathname);
+  const firstSegment = match?.[1] ?? '';
+  const rest = match?.[2] ?? '';
+  const locale = canonicalLocale(firstSegment);
+
+  if (locale === DEFAULT_LOCALE) {
+    return { kind: 'redirect', status: 308, pathname: sameSitePath(rest), variesByLanguage: false };
+  }
+  if (locale && firstSegment !== locale) {
+    const inside = sameSitePath(rest);
+    const target = inside === '/' ? `/${locale}` : `/${locale}${inside}`;
+    return { kind: 'redirect', status: 308, pathname: target, variesByLanguage: false };
+  }
+  if (locale) {
+    return { kind: 'serve', locale, internalPathname: pathname, variesByLanguage: false };
+  }
+
+  if (pathname === '/') {
+    const detection = detectRootLocale({ cookie: request.cookie, acceptLanguage: request.acceptLanguage });
+    if (detection.locale !== DEFAULT_LOCALE) {
+      const remember = detection.source === 'accept-language' && request.isDocument;
+      return {
+        kind: 'redirect',
+        status: 307,
+        pathname: `/${detection.locale}`,
+        rememberLocale: remember ? detection.locale : undefined,
+        variesByLanguage: true,
+      };
+    }
+    return { kind: 'serve', locale: DEFAULT_LOCALE, internalPathname: `/${DEFAULT_LOCALE}`, variesByLanguage: true };
+  }
+
+  return {
+    kind: 'serve',
+    locale: DEFAULT_LOCALE,
+    internalPathname: `/${DEFAULT_LOCALE}${pathname}`,
+    variesByLanguage: false,
+  };
+}

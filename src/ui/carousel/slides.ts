@@ -1,0 +1,29 @@
+/** The home page's carousel slides, in order; their words live in locales/<locale>/carousel.json. */
+export const SLIDES = [
+  { id: 'speed', image: '/images/slide-speed.svg', target: 'features' },
+  { id: 'rollouts', image: '/images/slide-rollouts.svg', target: 'rollouts' },
+  { id: 'observability', image: '/images/slide-observability.svg', target: 'observability' },
+] as const;
+
+/** Every slide image has these intrinsic dimensions, so its box is reserved before it loads. */
+export const SLIDE_IMAGE_SIZE = { width: 1200, height: 600 } as const;
+
+export interface SlideContent {
+  id: string;
+  title: string;
+  text: string;
+  cta: string;
+  href: string;
+  image: string;
+  imageAlt: string;
+}
+
+export interface CarouselLabels {
+  region: string;
+  previous: string;
+  next: string;
+  /** Contains Swiper's `{{index}}` placeholder. */
+  goTo: string;
+  /** Contains Swiper's `{{index}}` and `{{slidesLength}}` placeholders. */
+  slide: string;
+}

@@ -1,0 +1,48 @@
+'use client';
+
+import { useEffect } from 'react';
+import { useParams, useRouter } from 'next/navigation';
+import { useT } from 'next-i18next/client';
+import { isLocale, localizedPath, DEFAULT_LOCALE } from '@/shared/locales';
+import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
+import { ErrorView, errorViewStyles } from './error-view';
+
+/** The HTTP status an error carries, if it names a valid one; 500 otherwise. */
+export function statusOfError(error: unknown): number {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
+}
+
+/** What an error boundary shows: the status, its title, and a way to retry or leave. */
+export function ErrorBoundaryView({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const { t } = useT('error');
+  const router = useRouter();
+  const params = useParams<{ locale?: string }>();
+  const locale = isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
+  const status = statusOfError(error);
+  const title = status === 404 ? t('notFound.title') : t('internal.title');
+  const message = status === 404 ? t('notFound.title') : t('internal.message');
+
+  useEffect(() => {
+    navigationProgress.fail();
+    console.error(error);
+  }, [error]);
+
+  return (
+    <ErrorView status={t('status', { status })} title={title} message={message}>
+      <button type="button" className={errorViewStyles.action} onClick={() => reset()}>
+        {t('retry')}
+      </button>
+      <button
+        type="button"
+        className={errorViewStyles.secondary}
+        onClick={() => {
+          router.push(localizedPath(locale));
+          reset();
+        }}
+      >
+        {t('home')}
+      </button>
+    </ErrorView>
+  );
+}

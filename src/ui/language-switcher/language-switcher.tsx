@@ -1,0 +1,120 @@
+'use client';
+
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { usePathname } from 'next/navigation';
+import { useT } from 'next-i18next/client';
+import { LOCALES, NATIVE_NAMES, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
+import { useLocaleSwitch } from './use-locale-switch';
+import styles from './language-switcher.module.css';
+
+/**
+ * A menu button (WAI-ARIA APG pattern) listing the languages by their native
+ * names, the current one checked. Each entry is a real link, so it also works
+ * before the page hydrates.
+ */
+export function LanguageSwitcher({ locale }: { locale: Locale }) {
+  const { t } = useT('language-switcher');
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const itemRefs = useRef<(HTMLAnchorElement | null)[]>([]);
+  const pathname = usePathname();
+  const switchLocale = useLocaleSwitch();
+  const path = pathWithinLocale(pathname);
+
+  const focusItem = (index: number) => {
+    const count = LOCALES.length;
+    itemRefs.current[((index % count) + count) % count]?.focus();
+  };
+
+  const openMenu = (focusIndex = LOCALES.indexOf(locale)) => {
+    setOpen(true);
+    requestAnimationFrame(() => focusItem(focusIndex));
+  };
+
+  const closeMenu = (returnFocus: boolean) => {
+    setOpen(false);
+    if (returnFocus) buttonRef.current?.focus();
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
+
+  const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      openMenu(event.key === 'ArrowDown' ? LOCALES.indexOf(locale) : LOCALES.length - 1);
+    }
+  };
+
+  const onItemKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number) => {
+    const moves: Record<string, number> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: -1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      focusItem(moves[event.key] ?? 0);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      closeMenu(true);
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      event.currentTarget.click();
+    }
+  };
+
+  return (
+    <div ref={rootRef} className={styles.switcher}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={styles.button}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={menuId}
+        aria-label={t('buttonLabel', { language: NATIVE_NAMES[locale] })}
+        onClick={() => (open ? closeMenu(false) : openMenu())}
+        onKeyDown={onButtonKeyDown}
+      >
+        <svg className={styles.globe} viewBox="0 0 24 24" aria-hidden="true">
+          <circle cx="12" cy="12" r="9" />
+          <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
+        </svg>
+        <span lang={locale}>{NATIVE_NAMES[locale]}</span>
+      </button>
+      <ul id={menuId} role="menu" aria-label={t('listLabel')} className={styles.menu} hidden={!open}>
+        {LOCALES.map((option, index) => (
+          <li key={option} role="none">
+            <a
+              ref={(element) => {
+                itemRefs.current[index] = element;
+              }}
+              role="menuitemradio"
+              aria-checked={option === locale}
+              tabIndex={-1}
+              href={localizedPath(option, path)}
+              hrefLang={option}
+              lang={option}
+              className={styles.item}
+              onKeyDown={(event) => onItemKeyDown(event, index)}
+              onClick={(event) => {
+                setOpen(false);
+                switchLocale(event, option);
+              }}
+            >
+              {NATIVE_NAMES[option]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+'use client';
+
+import { useCallback, type MouseEvent } from 'react';
+import { useRouter } from 'next/navigation';
+import { serializeLocaleCookie } from '@/shared/locale-cookie';
+import { localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
+import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
+
+/** The same page, query and hash in another locale. */
+export function switchedLocation(target: Locale, location: Pick<Location, 'pathname' | 'search' | 'hash'>): string {
+  return `${localizedPath(target, pathWithinLocale(location.pathname))}${location.search}${location.hash}`;
+}
+
+/**
+ * Click handler for a link to another locale: remembers the choice in the
+ * cookie and moves to the same page in that locale, with the loading feedback.
+ * Modified clicks (new tab, download) keep the browser's default.
+ */
+export function useLocaleSwitch() {
+  const router = useRouter();
+  return useCallback(
+    (event: MouseEvent<HTMLAnchorElement>, target: Locale) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      document.cookie = serializeLocaleCookie(target, window.location.protocol === 'https:');
+      const destination = switchedLocation(target, window.location);
+      if (destination === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
+      navigationProgress.start();
+      router.push(destination);
+    },
+    [router],
+  );
+}

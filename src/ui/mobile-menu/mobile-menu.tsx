@@ -1,0 +1,99 @@
+'use client';
+
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { usePathname } from 'next/navigation';
+import { useT } from 'next-i18next/client';
+import { focusableElements, trapTab } from './focus-trap';
+import styles from './mobile-menu.module.css';
+
+const DESKTOP_QUERY = '(min-width: 768px)';
+
+/**
+ * Below 768 px the header's menu and switcher fold behind a button; the open
+ * panel is a modal dialog: focus stays inside, Escape, an outside click or a
+ * navigation close it, focus returns to the button, and the page does not scroll.
+ * From 768 px up the children simply sit in the header.
+ */
+export function MobileMenu({ children }: { children: ReactNode }) {
+  const { t } = useT('mobile-menu');
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const pathname = usePathname();
+
+  const close = useCallback(() => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  }, []);
+
+  useEffect(() => setOpen(false), [pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    const panel = panelRef.current;
+    const button = buttonRef.current;
+    if (!panel || !button) return;
+    const root = document.documentElement;
+    const previousOverflow = root.style.overflow;
+    root.style.overflow = 'hidden';
+    focusableElements(panel)[0]?.focus();
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close();
+      } else if (event.key === 'Tab') {
+        trapTab(event, [button, ...focusableElements(panel)]);
+      }
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!panel.contains(target) && !button.contains(target)) close();
+    };
+    const onPanelClick = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('a[href]:not([aria-haspopup])')) close();
+    };
+    const desktop = window.matchMedia(DESKTOP_QUERY);
+    const onViewportChange = () => desktop.matches && setOpen(false);
+
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    panel.addEventListener('click', onPanelClick);
+    desktop.addEventListener('change', onViewportChange);
+    return () => {
+      root.style.overflow = previousOverflow;
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+      panel.removeEventListener('click', onPanelClick);
+      desktop.removeEventListener('change', onViewportChange);
+    };
+  }, [open, close]);
+
+  return (
+    <div className={styles.root}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={styles.toggle}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        <span className={styles.icon} data-open={open} aria-hidden="true" />
+        <span className="visually-hidden">{open ? t('close') : t('open')}</span>
+      </button>
+      <div
+        ref={panelRef}
+        id={panelId}
+        className={styles.panel}
+        data-open={open}
+        role={open ? 'dialog' : undefined}
+        aria-modal={open ? true : undefined}
+        aria-label={open ? t('title') : undefined}
+      >
+        {children}
+      </div>
+    </div>
+  );
+}
