@@ -9,7 +9,18 @@ const withE2eFixtures = process.env.MERIDIAN_E2E_FIXTURES === 'true';
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // The build checks the app's types only; `npm test` checks tests and scripts too.
+  typescript: { tsconfigPath: 'tsconfig.build.json' },
   reactStrictMode: true,
+  output: 'standalone',
+  // Keep the router's RSC and prefetch headers visible to the proxy: only
+  // document requests may write the language cookie.
+  skipProxyUrlNormalize: true,
+  // The locale loader reads files by a computed path, which the tracer answers by
+  // copying every JSON file of the project; the build copies locales/ itself.
+  outputFileTracingExcludes: {
+    '/*': ['./bench-results/**', './test-results/**', './locales/**', './package-lock.json', './tsconfig*.json'],
+  },
   pageExtensions: withE2eFixtures ? ['tsx', 'ts', 'e2e.tsx'] : ['tsx', 'ts'],
   experimental: {
     // Unknown pages render src/app/global-not-found.tsx, server-side and whole.
@@ -27,4 +38,4 @@ const nextConfig = {
   },
 };
 
-module.exports = nextConfig;
+export default nextConfig;

@@ -9,7 +9,8 @@ import { NAMESPACES, type Namespace } from './namespaces';
 
 const server = createServerI18next({
   ...i18nConfig,
-  resourceLoader: createMessageLoader(path.join(process.cwd(), 'locales')),
+  // Not traced by the bundler: the build copies locales/ beside the server itself.
+  resourceLoader: createMessageLoader(path.join(/* turbopackIgnore: true */ process.cwd(), 'locales')),
   // Each locale is read the first time a request needs it, then kept.
   i18nextOptions: { preload: [] },
 });

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import Link from 'next/link';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import type { Swiper as SwiperInstance } from 'swiper/types';
@@ -98,7 +98,8 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
         <button type="button" className={styles.prev} aria-label={labels.previous}>
           <span aria-hidden="true">‹</span>
         </button>
-        <div className={styles.pagination} />
+        {/* Sized for its bullets before Swiper adds them, so nothing moves. */}
+        <div className={styles.pagination} style={{ '--slide-count': slides.length } as CSSProperties} />
         <button type="button" className={styles.next} aria-label={labels.next}>
           <span aria-hidden="true">›</span>
         </button>

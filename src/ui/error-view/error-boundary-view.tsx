@@ -6,12 +6,7 @@ import { useT } from 'next-i18next/client';
 import { isLocale, localizedPath, DEFAULT_LOCALE } from '@/shared/locales';
 import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
 import { ErrorView, errorViewStyles } from './error-view';
-
-/** The HTTP status an error carries, if it names a valid one; 500 otherwise. */
-export function statusOfError(error: unknown): number {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : 500;
-}
+import { statusOfError } from './error-status';
 
 /** What an error boundary shows: the status, its title, and a way to retry or leave. */
 export function ErrorBoundaryView({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

@@ -14,6 +14,7 @@ export function LoadingBar() {
   return (
     <div
       className={styles.bar}
+      data-testid="loading-bar"
       data-phase={state.phase}
       data-visible={state.visible}
       style={{ transform: `scaleX(${state.progress / 100})` }}

@@ -49,7 +49,10 @@ export function MobileMenu({ children }: { children: ReactNode }) {
     };
     const onPointerDown = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!panel.contains(target) && !button.contains(target)) close();
+      if (panel.contains(target) || button.contains(target)) return;
+      // Keep the click from moving focus, so it can return to the button.
+      event.preventDefault();
+      close();
     };
     const onPanelClick = (event: MouseEvent) => {
       if (event.target instanceof Element && event.target.closest('a[href]:not([aria-haspopup])')) close();

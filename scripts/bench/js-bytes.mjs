@@ -1,0 +1,102 @@
+// First-visit JavaScript bytes for a page: compressed bytes of every script response, via CDP.
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, kib, log, round } from './util.mjs';
+
+export const JS_BUDGET_KIB = 150;
+
+function header(headers, name) {
+  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
+  return key === undefined ? null : headers[key];
+}
+
+/**
+ * Loads `url` in a fresh Chromium context, waits for network idle plus ~1 s, and sums
+ * Network.loadingFinished.encodedDataLength (bytes on the wire, compressed as sent,
+ * headers included) of every response whose resource type is Script. Resource Timing's
+ * encodedBodySize / decodedBodySize give the compressed and raw body sizes alongside.
+ */
+export async function measureFirstVisitJs(url) {
+  heading('First-visit JavaScript (Chromium via playwright-core)');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const requests = new Map();
+    const entry = (id) => requests.get(id) ?? requests.set(id, {}).get(id);
+    cdp.on('Network.requestWillBeSentExtraInfo', (e) => {
+      entry(e.requestId).acceptEncoding = header(e.headers, 'accept-encoding');
+    });
+    cdp.on('Network.responseReceived', (e) => {
+      Object.assign(entry(e.requestId), {
+        url: e.response.url,
+        type: e.type,
+        status: e.response.status,
+        encoding: header(e.response.headers, 'content-encoding'),
+        fromCache: Boolean(e.response.fromDiskCache || e.response.fromServiceWorker || e.response.fromPrefetchCache),
+      });
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      entry(e.requestId).encodedDataLength = e.encodedDataLength;
+    });
+    await cdp.send('Network.enable');
+
+    const response = await page.goto(url, { waitUntil: 'networkidle' });
+    await page.waitForTimeout(1000);
+    const timing = await page.evaluate(() =>
+      performance.getEntriesByType('resource').map((e) => ({
+        url: e.name,
+        transferSize: e.transferSize,
+        encodedBodySize: e.encodedBodySize,
+        decodedBodySize: e.decodedBodySize,
+      })),
+    );
+    const documentRequest = [...requests.values()].find((r) => r.type === 'Document');
+    await context.close();
+
+    const byUrl = new Map(timing.map((t) => [t.url, t]));
+    const scripts = [...requests.values()]
+      .filter((r) => r.type === 'Script' && r.encodedDataLength !== undefined)
+      .map((r) => ({
+        url: r.url,
+        status: r.status,
+        encoding: r.encoding,
+        fromCache: r.fromCache,
+        wireBytes: r.encodedDataLength,
+        bodyBytes: byUrl.get(r.url)?.encodedBodySize ?? null,
+        decodedBytes: byUrl.get(r.url)?.decodedBodySize ?? null,
+      }))
+      .sort((a, b) => b.wireBytes - a.wireBytes);
+
+    const sum = (key) => scripts.reduce((total, s) => total + (s[key] ?? 0), 0);
+    const wireBytes = sum('wireBytes');
+    // Next's compression skips bodies under 1 KiB; only bigger identity-encoded scripts are a problem.
+    const uncompressed = scripts.filter((s) => !s.encoding && (s.decodedBytes ?? s.wireBytes) >= 1024);
+    log(`  page: ${url} -> HTTP ${response?.status()}; document request Accept-Encoding: ${documentRequest?.acceptEncoding ?? 'unknown'}`);
+    for (const s of scripts) {
+      const name = new URL(s.url).pathname;
+      log(`  ${kib(s.wireBytes).toFixed(1).padStart(7)} KiB  ${(s.encoding ?? 'IDENTITY').padEnd(8)} ` +
+        `(raw ${s.decodedBytes === null ? '?' : kib(s.decodedBytes).toFixed(1)} KiB)  ${name}`);
+    }
+    log(`  ${scripts.length} script responses: ${kib(wireBytes).toFixed(1)} KiB transferred (compressed, headers included), ` +
+      `${kib(sum('bodyBytes')).toFixed(1)} KiB compressed bodies, ${kib(sum('decodedBytes')).toFixed(1)} KiB uncompressed; ` +
+      `budget ${JS_BUDGET_KIB} KiB`);
+    if (uncompressed.length) log(`  WARNING: ${uncompressed.length} script(s) of 1 KiB or more were sent without Content-Encoding`);
+    if (scripts.some((s) => s.fromCache)) log('  WARNING: some scripts came from a cache; the numbers undercount');
+    log('  (inline <script> payloads, e.g. the RSC flight data, are part of the HTML document and not counted here)');
+
+    return {
+      url,
+      status: response?.status() ?? null,
+      acceptEncoding: documentRequest?.acceptEncoding ?? null,
+      scriptCount: scripts.length,
+      transferredKiB: round(kib(wireBytes), 1),
+      compressedBodyKiB: round(kib(sum('bodyBytes')), 1),
+      uncompressedKiB: round(kib(sum('decodedBytes')), 1),
+      budgetKiB: JS_BUDGET_KIB,
+      scripts,
+    };
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,0 +1,73 @@
+// The final table (markdown, pastes into the README) and bench-results/summary.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { JS_BUDGET_KIB } from './js-bytes.mjs';
+import { log } from './util.mjs';
+
+export const RATIO_TARGET = 0.8;
+const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 };
+
+const row = (metric, value, target, pass) => ({ metric, value, target, result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL' });
+const errorRow = (metric, target) => ({ metric, value: 'error', target, result: 'ERROR' });
+
+function throughputRows(throughput) {
+  if (!throughput) {
+    return ['/robots.txt', '/', '/ja', '/no-such-page'].map((p) => errorRow(`req/s ${p}`, p === '/' || p === '/ja' ? `≥ ${RATIO_TARGET}× baseline` : '—'));
+  }
+  const rows = [];
+  for (const t of throughput.targets) {
+    const gated = t.id === 'root' || t.id === 'ja';
+    const value = t.id === 'baseline' ? `${t.rps}` : `${t.rps} (${t.ratio}× baseline)`;
+    rows.push(row(`req/s ${t.label}`, value, gated ? `≥ ${RATIO_TARGET}× baseline` : t.id === 'baseline' ? 'baseline' : '—', gated ? t.ratio >= RATIO_TARGET : null));
+    rows.push(row(`p50 / p99 ms ${t.path}`, `${t.p50Ms} / ${t.p99Ms}`, '—', null));
+    if (t.id === 'not-found') {
+      const all = t.status === 404 && t.non2xx3xx === t.requests;
+      rows.push(row(`non-2xx/3xx responses ${t.path}`, `${t.non2xx3xx} of ${t.requests} (HTTP ${t.status})`, 'all (404)', all));
+    }
+    if (t.socketErrors > 0) rows.push(row(`socket errors ${t.path}`, `${t.socketErrors}`, '0', false));
+  }
+  return rows;
+}
+
+function jsRows(js) {
+  if (!js) return [errorRow('First-visit JS for / (KiB, compressed)', `≤ ${JS_BUDGET_KIB} KiB`)];
+  return [row(`First-visit JS for / (KiB, compressed, ${js.scriptCount} scripts)`, `${js.transferredKiB}`, `≤ ${JS_BUDGET_KIB} KiB`, js.transferredKiB <= JS_BUDGET_KIB)];
+}
+
+function lighthouseRows(lh) {
+  const names = { performance: 'Performance', accessibility: 'Accessibility', 'best-practices': 'Best practices' };
+  if (!lh) {
+    return [
+      ...Object.entries(TARGETS).map(([id, min]) => errorRow(`Lighthouse ${names[id]} (mobile)`, min === 100 ? '100' : `≥ ${min}`)),
+      errorRow('Lighthouse CLS', '0'),
+    ];
+  }
+  const rows = Object.entries(TARGETS).map(([id, min]) => {
+    const value = lh.scores[id];
+    return row(`Lighthouse ${names[id]} (mobile)`, value ?? 'n/a', min === 100 ? '100' : `≥ ${min}`, value !== null && value >= min);
+  });
+  if (lh.scores.seo !== null && lh.scores.seo !== undefined) rows.push(row('Lighthouse SEO (mobile)', lh.scores.seo, '—', null));
+  rows.push(row('Lighthouse LCP (ms)', lh.lcpMs ?? 'n/a', '—', null));
+  rows.push(row('Lighthouse TBT (ms)', lh.tbtMs ?? 'n/a', '—', null));
+  rows.push(row('Lighthouse CLS', lh.cls ?? 'n/a', '0', lh.cls === 0));
+  return rows;
+}
+
+export function buildRows({ throughput, js, lighthouse }) {
+  return [...throughputRows(throughput), ...jsRows(js), ...lighthouseRows(lighthouse)];
+}
+
+export function printTable(rows) {
+  const header = ['Metric', 'Value', 'Target', 'Result'];
+  const cells = rows.map((r) => [r.metric, String(r.value), r.target, r.result]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((text, i) => text.padEnd(widths[i])).join(' | ')} |`;
+  log(line(header));
+  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) log(line(c));
+}
+
+export function writeSummary(file, data) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+}

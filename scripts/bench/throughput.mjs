@@ -1,0 +1,106 @@
+// Throughput with wrk: baseline static file vs the localized pages and the 404 page.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { heading, log, loud, round, runCapture } from './util.mjs';
+
+const REPORTER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
+const CONNECTIONS = 10;
+const THREADS = 2;
+
+export const TARGETS = [
+  { id: 'baseline', label: '/robots.txt (baseline)', path: '/robots.txt', expectStatus: 200 },
+  { id: 'root', label: '/ (Accept-Language: en)', path: '/', headers: { 'Accept-Language': 'en' }, expectStatus: 200 },
+  { id: 'ja', label: '/ja', path: '/ja', expectStatus: 200 },
+  { id: 'not-found', label: '/no-such-page (404)', path: '/no-such-page', expectStatus: 404 },
+];
+
+/** One wrk run against `url`; resolves to the parsed JSON of wrk-report.lua. */
+export async function runWrk(url, { durationS, headers = {} }) {
+  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', REPORTER];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  const { stdout } = await runCapture('wrk', args);
+  const line = stdout.split('\n').find((text) => text.startsWith('BENCH_JSON '));
+  if (!line) throw new Error(`wrk printed no BENCH_JSON line for ${url}:\n${stdout}`);
+  const raw = JSON.parse(line.slice('BENCH_JSON '.length));
+  const seconds = raw.duration_us / 1e6;
+  return {
+    ...raw,
+    rps: raw.requests / seconds,
+    p50Ms: raw.latency_p50_us / 1000,
+    p99Ms: raw.latency_p99_us / 1000,
+    socketErrors: raw.errors_connect + raw.errors_read + raw.errors_write + raw.errors_timeout,
+  };
+}
+
+/** One request per target: the status wrk will see (a redirect would be measured as a success). */
+async function preflight(baseUrl) {
+  for (const target of TARGETS) {
+    const response = await fetch(baseUrl + target.path, { headers: target.headers ?? {}, redirect: 'manual' });
+    await response.arrayBuffer();
+    target.status = response.status;
+    const note = response.status === target.expectStatus ? 'as expected' : `EXPECTED ${target.expectStatus}`;
+    log(`  ${target.label.padEnd(26)} HTTP ${response.status} (${note})`);
+    if (response.status !== target.expectStatus) {
+      loud(`${target.path} answered ${response.status}, not ${target.expectStatus}: its numbers do not measure the page`);
+    }
+  }
+}
+
+function formatRun(result) {
+  return (
+    `${result.rps.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2).padStart(7)} ms  ` +
+    `p99 ${result.p99Ms.toFixed(2).padStart(7)} ms  non-2xx/3xx ${result.non_2xx_3xx}  socket errors ${result.socketErrors}`
+  );
+}
+
+/**
+ * Warms each target, then runs the round (baseline, /, /ja, 404) `rounds` times so
+ * that machine noise is shared, and keeps the run with the most req/s per target.
+ */
+export async function measureThroughput(baseUrl, { durationS, warmupS, rounds }) {
+  heading('Throughput (wrk)');
+  log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (BENCH_DURATION_S), ` +
+    `${rounds} alternating rounds, ${warmupS} s warm-up per target; the best round counts.`);
+  await preflight(baseUrl);
+
+  for (const target of TARGETS) await runWrk(baseUrl + target.path, { durationS: warmupS, headers: target.headers });
+
+  const runs = Object.fromEntries(TARGETS.map((target) => [target.id, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const target of TARGETS) {
+      const result = await runWrk(baseUrl + target.path, { durationS, headers: target.headers });
+      runs[target.id].push(result);
+      log(`  round ${round}  ${target.label.padEnd(26)} ${formatRun(result)}`);
+    }
+  }
+
+  const best = Object.fromEntries(
+    Object.entries(runs).map(([id, list]) => [id, list.reduce((a, b) => (b.rps > a.rps ? b : a))]),
+  );
+  const baselineRps = best.baseline.rps;
+  const results = TARGETS.map((target) => {
+    const run = best[target.id];
+    return {
+      id: target.id,
+      label: target.label,
+      path: target.path,
+      status: target.status,
+      rps: round(run.rps, 0),
+      p50Ms: round(run.p50Ms, 2),
+      p99Ms: round(run.p99Ms, 2),
+      ratio: round(run.rps / baselineRps, 2),
+      requests: run.requests,
+      non2xx3xx: run.non_2xx_3xx,
+      socketErrors: run.socketErrors,
+      rounds: runs[target.id].map((r) => ({ rps: round(r.rps, 0), p50Ms: round(r.p50Ms, 2), p99Ms: round(r.p99Ms, 2) })),
+    };
+  });
+  log('');
+  log('  best of rounds:');
+  for (const r of results) {
+    log(`  ${r.label.padEnd(26)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ` +
+      `${r.ratio}x baseline  non-2xx/3xx ${r.non2xx3xx}`);
+  }
+  return { durationS, warmupS, rounds, connections: CONNECTIONS, threads: THREADS, targets: results };
+}

@@ -1,0 +1,42 @@
+// Installs the Debian packages the tests and benchmarks drive, when they are missing.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Chromium flags for this sandbox: no GPU, no network chatter of its own. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function packageInstalled(name) {
+  return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
+}
+
+let aptUpdated = false;
+
+/** Installs the named Debian packages that are not installed yet; returns those it installed. */
+export function ensureDebianPackages(packages) {
+  const missing = packages.filter((name) => !packageInstalled(name));
+  if (missing.length === 0) return [];
+  console.log(`\n>>> installing Debian packages: ${missing.join(', ')} (needed by the test suite)\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    aptUpdated = true;
+  }
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+  return missing;
+}
+
+/** Chromium with real CJK fonts, so screenshots and axe see what visitors see. */
+export function ensureBrowser() {
+  ensureDebianPackages(['chromium', 'fonts-noto-cjk']);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`system-deps: ${CHROMIUM_PATH} is still missing after installing chromium`);
+}

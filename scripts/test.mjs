@@ -1,0 +1,51 @@
+// `npm test`: every suite, in order, on a fresh machine too. Installs what the
+// suites drive, type-checks, runs the unit tests, then the end-to-end tests
+// against one production build, and closes with one line of totals.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib/app-server.mjs';
+import { ensureBrowser } from './lib/system-deps.mjs';
+
+const RESULTS = path.join(ROOT, 'test-results');
+const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+
+function run(label, command, args) {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  return result.status === 0;
+}
+
+function unitCounts() {
+  const file = path.join(RESULTS, 'unit-report.json');
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: report.numPassedTests, failed: report.numFailedTests + (report.success ? 0 : 0) };
+}
+
+function e2eCounts() {
+  const file = path.join(RESULTS, 'e2e-report.json');
+  if (!existsSync(file)) return { passed: 0, failed: 1 };
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+}
+
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+ensureBrowser();
+
+const outcomes = [];
+outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
+outcomes.push(
+  run('unit tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${path.join(RESULTS, 'unit-report.json')}`]),
+);
+outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
+
+const unit = unitCounts();
+const e2e = e2eCounts();
+const typeFailures = outcomes[0] ? 0 : 1;
+const passed = unit.passed + e2e.passed;
+const failed = unit.failed + e2e.failed + typeFailures;
+console.log(`\nunit ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check ${typeFailures ? 'failed' : 'ok'}`);
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

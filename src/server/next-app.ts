@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * Next's request handler for the standalone build in `dir`, configured by what
+ * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
+ * no dev dependency is read at run time.
+ */
+export async function loadNextHandler(options: { dir: string; hostname: string; port: number }): Promise<RequestHandler> {
+  const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
+    config: unknown;
+  };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(manifest.config);
+  // Next is resolved from the standalone folder's own node_modules, as its server.js does.
+  const requireFromBuild = createRequire(path.join(options.dir, 'server.js'));
+  const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
+    prepare(): Promise<void>;
+    getRequestHandler(): RequestHandler;
+  };
+  const app = createNext({ dir: options.dir, dev: false, hostname: options.hostname, port: options.port });
+  await app.prepare();
+  return app.getRequestHandler();
+}

@@ -1,0 +1,126 @@
+import { expect, test, type Page } from '@playwright/test';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const TITLES = ['Fast pages in every language', 'Releases your readers never notice', 'Signals you can trust at 3 a.m.'];
+
+async function activeTitle(page: Page): Promise<string> {
+  return page.locator('.swiper-slide-active h2').innerText();
+}
+
+test('the first slide is server-rendered and in view without JavaScript', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto('/');
+  const carousel = page.getByRole('region', { name: 'Highlights' });
+  const box = await carousel.locator('.swiper').boundingBox();
+  const first = await carousel.locator('h2', { hasText: TITLES[0] }).boundingBox();
+  const second = await carousel.locator('h2', { hasText: TITLES[1] }).boundingBox();
+  expect(box && first && second).toBeTruthy();
+  expect(first!.x).toBeGreaterThanOrEqual(box!.x);
+  expect(first!.x + first!.width).toBeLessThanOrEqual(box!.x + box!.width);
+  expect(second!.x).toBeGreaterThanOrEqual(box!.x + box!.width);
+  await expect(carousel.getByRole('img', { name: /browser windows/ })).toBeVisible();
+  await context.close();
+});
+
+test('the first image is the prioritised largest paint', async ({ page }) => {
+  await page.goto('/');
+  const image = page.locator('.swiper-slide img').first();
+  await expect(image).toHaveAttribute('fetchpriority', 'high');
+  await expect(image).toHaveAttribute('loading', 'eager');
+  await expect(page.locator('head link[rel="preload"][as="image"]')).toHaveAttribute('href', '/images/slide-speed.svg');
+  const lcpUrl = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        new PerformanceObserver((list) => {
+          const entries = list.getEntries() as (PerformanceEntry & { url?: string })[];
+          resolve(entries[entries.length - 1]?.url ?? '');
+        }).observe({ type: 'largest-contentful-paint', buffered: true });
+      }),
+  );
+  expect(lcpUrl).toContain('/images/slide-speed.svg');
+});
+
+test('Swiper takes over without shifting the layout', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await page.waitForTimeout(500);
+  const shift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 200);
+      }),
+  );
+  expect(shift).toBe(0);
+});
+
+test('buttons, labelled pagination and keyboard arrows move between slides, looping', async ({ browser }) => {
+  // Reduced motion makes each move instant and keeps autoplay out of the way.
+  const context = await browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto('/');
+  const carousel = page.getByRole('region', { name: 'Highlights' });
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  expect(await activeTitle(page)).toBe(TITLES[0]);
+
+  await carousel.getByRole('button', { name: 'Next slide' }).click();
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[1]);
+  await carousel.getByRole('button', { name: 'Previous slide' }).click();
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[0]);
+  await carousel.getByRole('button', { name: 'Previous slide' }).click();
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[2]);
+
+  for (const index of [1, 2, 3]) {
+    await expect(carousel.getByRole('button', { name: `Go to slide ${index}` })).toHaveCount(1);
+  }
+  await carousel.getByRole('button', { name: 'Go to slide 2' }).click();
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[1]);
+
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[2]);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[0]);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => activeTitle(page)).toBe(TITLES[2]);
+  await context.close();
+});
+
+test('autoplay advances on its own, and pauses while the pointer is over it', async ({ page }) => {
+  test.setTimeout(40_000);
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await expect.poll(() => activeTitle(page), { timeout: 9_000 }).toBe(TITLES[1]);
+  await page.locator('.swiper').hover();
+  const hovered = await activeTitle(page);
+  await page.waitForTimeout(8_000);
+  expect(await activeTitle(page)).toBe(hovered);
+});
+
+test('autoplay pauses while focus is inside', async ({ page }) => {
+  test.setTimeout(30_000);
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Next slide' }).focus();
+  await page.mouse.move(0, 799);
+  const focused = await activeTitle(page);
+  await page.waitForTimeout(8_000);
+  expect(await activeTitle(page)).toBe(focused);
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  test('autoplay stays off', async ({ page }) => {
+    test.setTimeout(30_000);
+    await page.goto('/');
+    await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+    await page.mouse.move(0, 799);
+    await page.waitForTimeout(8_000);
+    expect(await activeTitle(page)).toBe(TITLES[0]);
+  });
+});

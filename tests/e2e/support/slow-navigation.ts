@@ -1,0 +1,35 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * Delays the router's payload requests (client navigations), leaving the
+ * first document load alone, so a navigation lasts about `delayMs`.
+ */
+export async function slowClientNavigations(page: Page, delayMs: number): Promise<void> {
+  await page.route('**/*', async (route) => {
+    const request = route.request();
+    const isRouterPayload = request.headers()['rsc'] === '1' && !request.headers()['next-router-prefetch'];
+    if (isRouterPayload) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.fallback();
+  });
+}
+
+/** Records, in the page, every time the element matching `selector` shows `attribute="true"`. */
+export async function recordAttribute(page: Page, selector: string, attribute: string): Promise<void> {
+  await page.evaluate(
+    ([sel, attr]) => {
+      const element = document.querySelector(sel as string);
+      const seen: string[] = [];
+      (window as unknown as { __seen: string[] }).__seen = seen;
+      if (!element) return;
+      new MutationObserver(() => seen.push(element.getAttribute(attr as string) ?? '')).observe(element, {
+        attributes: true,
+        attributeFilter: [attr as string],
+      });
+    },
+    [selector, attribute],
+  );
+}
+
+export async function recordedValues(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+}
