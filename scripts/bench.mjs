@@ -2,15 +2,15 @@
 // Lighthouse mobile scores for the production build. A report, not a test: a missed
 // target still exits 0; a crash (tools missing, server down, a stage throwing) exits 1.
 // Env: BENCH_DURATION_S (wrk seconds per target, default 10), BENCH_WARMUP_S (default 2),
-// BENCH_ROUNDS (alternating wrk rounds, default 2).
-import { readFileSync } from 'node:fs';
+// BENCH_ROUNDS (alternating wrk rounds, default 2), BENCH_REBUILD=1 (rebuild unless .next is a
+// production build of the current sources; by default an existing build is reused).
 import path from 'node:path';
 import { ROOT, startApp } from './lib/app-server.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
 import { runLighthouse } from './bench/lighthouse.mjs';
 import { buildRows, printTable, writeSummary } from './bench/summary.mjs';
 import { measureThroughput } from './bench/throughput.mjs';
-import { ensureTools } from './bench/tools.mjs';
+import { ensureBuild, ensureTools } from './bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
@@ -23,6 +23,7 @@ async function main() {
 
   heading('Tools');
   ensureTools();
+  const build = ensureBuild();
 
   const port = await freePort();
   let app = null;
@@ -48,7 +49,7 @@ async function main() {
   try {
     heading('App server');
     app = await startApp({ port });
-    log(`Started the production server (next start) at ${app.url}`);
+    log(`Started the app server (scripts/lib/app-server.mjs) at ${app.url}`);
 
     const stage = async (key, name, fn) => {
       if (interrupted) return;
@@ -78,7 +79,7 @@ async function main() {
   writeSummary(summaryFile, {
     generatedAt: new Date().toISOString(),
     node: process.version,
-    buildId: readFileSync(path.join(ROOT, '.next/BUILD_ID'), 'utf8').trim(),
+    build,
     rows,
     ...results,
     errors,

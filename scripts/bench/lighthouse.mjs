@@ -92,8 +92,10 @@ export async function runLighthouse(url, { reportFile }) {
   writeFileSync(reportFile, typeof result.report === 'string' ? result.report : JSON.stringify(result.lhr, null, 2));
 
   const { lhr } = result;
-  if (lhr.runtimeError) log(`  RUNTIME ERROR: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
   for (const warning of lhr.runWarnings ?? []) log(`  warning: ${warning}`);
+  if (lhr.runtimeError) {
+    throw new Error(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message} (report: ${reportFile})`);
+  }
   const score = (id) => (lhr.categories[id]?.score == null ? null : Math.round(lhr.categories[id].score * 100));
   const numeric = (id) => lhr.audits[id]?.numericValue ?? null;
   const summary = {

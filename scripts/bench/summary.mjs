@@ -17,8 +17,10 @@ function throughputRows(throughput) {
   const rows = [];
   for (const t of throughput.targets) {
     const gated = t.id === 'root' || t.id === 'ja';
-    const value = t.id === 'baseline' ? `${t.rps}` : `${t.rps} (${t.ratio}× baseline)`;
-    rows.push(row(`req/s ${t.label}`, value, gated ? `≥ ${RATIO_TARGET}× baseline` : t.id === 'baseline' ? 'baseline' : '—', gated ? t.ratio >= RATIO_TARGET : null));
+    const wrongStatus = t.status !== t.expectStatus ? ` [HTTP ${t.status}, not ${t.expectStatus}]` : '';
+    const value = (t.id === 'baseline' ? `${t.rps}` : `${t.rps} (${t.ratio}× baseline)`) + wrongStatus;
+    const pass = gated ? t.ratio >= RATIO_TARGET && !wrongStatus : wrongStatus ? false : null;
+    rows.push(row(`req/s ${t.label}`, value, gated ? `≥ ${RATIO_TARGET}× baseline` : t.id === 'baseline' ? 'baseline' : '—', pass));
     rows.push(row(`p50 / p99 ms ${t.path}`, `${t.p50Ms} / ${t.p99Ms}`, '—', null));
     if (t.id === 'not-found') {
       const all = t.status === 404 && t.non2xx3xx === t.requests;

@@ -39,7 +39,9 @@ async function preflight(baseUrl) {
     const response = await fetch(baseUrl + target.path, { headers: target.headers ?? {}, redirect: 'manual' });
     await response.arrayBuffer();
     target.status = response.status;
-    const note = response.status === target.expectStatus ? 'as expected' : `EXPECTED ${target.expectStatus}`;
+    const location = response.headers.get('location');
+    const note = (response.status === target.expectStatus ? 'as expected' : `EXPECTED ${target.expectStatus}`) +
+      (location ? `, Location: ${location}` : '');
     log(`  ${target.label.padEnd(26)} HTTP ${response.status} (${note})`);
     if (response.status !== target.expectStatus) {
       loud(`${target.path} answered ${response.status}, not ${target.expectStatus}: its numbers do not measure the page`);
@@ -86,6 +88,7 @@ export async function measureThroughput(baseUrl, { durationS, warmupS, rounds })
       label: target.label,
       path: target.path,
       status: target.status,
+      expectStatus: target.expectStatus,
       rps: round(run.rps, 0),
       p50Ms: round(run.p50Ms, 2),
       p99Ms: round(run.p99Ms, 2),

@@ -2,18 +2,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import net from 'node:net';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-/** Flags for every Chromium the benchmark starts (headless mode is added by the caller). */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// The project's Chromium and its flags (headless mode is added by each caller).
+export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
 
 export function log(message = '') {
   process.stdout.write(`${message}\n`);

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = readConfig(process.env);
   const dir = path.dirname(process.argv[1] ?? __filename);
   process.chdir(dir);
-  const handle = await loadNextHandler({ dir, hostname: config.hostname, port: config.port });
+  const handle = await loadNextHandler({ dir, port: config.port });
 
   const server = createServer((req, res) => {
     if (req.url === '/' || req.url?.startsWith('/?')) varyOn(res, ROOT_VARY);

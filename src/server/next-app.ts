@@ -10,7 +10,7 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Prom
  * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
  * no dev dependency is read at run time.
  */
-export async function loadNextHandler(options: { dir: string; hostname: string; port: number }): Promise<RequestHandler> {
+export async function loadNextHandler(options: { dir: string; port: number }): Promise<RequestHandler> {
   const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
     config: unknown;
   };
@@ -21,7 +21,10 @@ export async function loadNextHandler(options: { dir: string; hostname: string; 
     prepare(): Promise<void>;
     getRequestHandler(): RequestHandler;
   };
-  const app = createNext({ dir: options.dir, dev: false, hostname: options.hostname, port: options.port });
+  // Next compares rewrite targets with its own origin, for which it normalises any
+  // loopback address to "localhost": giving it the bound address (say 127.0.0.1)
+  // would make every locale rewrite look external.
+  const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port });
   await app.prepare();
   return app.getRequestHandler();
 }

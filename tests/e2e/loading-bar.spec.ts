@@ -6,8 +6,8 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const BAR = '[data-testid="loading-bar"]';
 
 test('a slow navigation shows the bar, which completes and hides', async ({ page }) => {
-  await page.goto('/e2e-fixtures/crash');
   await slowClientNavigations(page, 1500);
+  await page.goto('/e2e-fixtures/crash');
   const bar = page.locator(BAR).first();
   await expect(bar).toHaveAttribute('data-visible', 'false');
   await page.locator('header').getByRole('link', { name: /Meridian/ }).click();

@@ -1,13 +1,13 @@
 import type { Page } from '@playwright/test';
 
 /**
- * Delays the router's payload requests (client navigations), leaving the
- * first document load alone, so a navigation lasts about `delayMs`.
+ * Delays the router's payload requests (navigations and their prefetches),
+ * leaving document loads alone, so a client navigation lasts about `delayMs`.
  */
 export async function slowClientNavigations(page: Page, delayMs: number): Promise<void> {
   await page.route('**/*', async (route) => {
     const request = route.request();
-    const isRouterPayload = request.headers()['rsc'] === '1' && !request.headers()['next-router-prefetch'];
+    const isRouterPayload = request.headers()['rsc'] === '1';
     if (isRouterPayload) await new Promise((resolve) => setTimeout(resolve, delayMs));
     await route.fallback();
   });
