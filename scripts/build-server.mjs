@@ -20,6 +20,7 @@ await build({
   sourcemap: 'linked',
   // Next runs from the standalone node_modules it traced; everything else is bundled in.
   external: ['next', 'next/*'],
+  alias: { '@': path.join(ROOT, 'src') },
   logLevel: 'warning',
 });
 

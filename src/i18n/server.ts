@@ -1,11 +1,11 @@
 import 'server-only';
 import path from 'node:path';
 import { createServerI18next } from 'next-i18next/server';
-import type { Resource } from 'i18next';
 import type { Locale } from '@/shared/locales';
 import { i18nConfig } from './config';
-import { createMessageLoader } from './message-loader';
-import { NAMESPACES, type Namespace } from './namespaces';
+import type { ClientMessages } from './client-messages';
+import { createMessageLoader, type Messages } from './message-loader';
+import { CLIENT_NAMESPACES, type Namespace } from './namespaces';
 
 const server = createServerI18next({
   ...i18nConfig,
@@ -21,8 +21,11 @@ export async function getTranslator(locale: Locale, namespace: Namespace) {
   return t;
 }
 
-/** Every namespace of the active locale only: what the browser needs, nothing more. */
-export async function getClientMessages(locale: Locale): Promise<Resource> {
-  const { i18n } = await server.getT([...NAMESPACES], { lng: locale });
-  return server.getResources(i18n, [...NAMESPACES], [locale]);
+/** What the browser needs: the Client Components' namespaces, in the active locale only. */
+export async function getClientMessages(locale: Locale): Promise<ClientMessages> {
+  const { i18n } = await server.getT([...CLIENT_NAMESPACES], { lng: locale });
+  const bundles = server.getResources(i18n, [...CLIENT_NAMESPACES], [locale])[locale] ?? {};
+  return Object.fromEntries(
+    CLIENT_NAMESPACES.map((namespace) => [namespace, (bundles[namespace] ?? {}) as Messages]),
+  ) as ClientMessages;
 }

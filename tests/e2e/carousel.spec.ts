@@ -4,6 +4,13 @@ test.use({ viewport: { width: 1280, height: 800 } });
 
 const TITLES = ['Fast pages in every language', 'Releases your readers never notice', 'Signals you can trust at 3 a.m.'];
 
+/** Reaching for the carousel loads Swiper; wait until it has taken over. */
+async function takeOver(page: Page): Promise<void> {
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await page.mouse.move(0, 799);
+}
+
 async function activeTitle(page: Page): Promise<string> {
   return page.locator('.swiper-slide-active h2').innerText();
 }
@@ -42,9 +49,17 @@ test('the first image is the prioritised largest paint', async ({ page }) => {
   expect(lcpUrl).toContain('/images/slide-speed.svg');
 });
 
+test('Swiper is not part of the first load: it comes when the visitor reaches for the carousel', async ({ page }) => {
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(0);
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+});
+
 test('Swiper takes over without shifting the layout', async ({ page }) => {
   await page.goto('/');
-  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await takeOver(page);
   await page.waitForTimeout(500);
   const shift = await page.evaluate(
     () =>
@@ -65,7 +80,7 @@ test('buttons, labelled pagination and keyboard arrows move between slides, loop
   const page = await context.newPage();
   await page.goto('/');
   const carousel = page.getByRole('region', { name: 'Highlights' });
-  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await takeOver(page);
   expect(await activeTitle(page)).toBe(TITLES[0]);
 
   await carousel.getByRole('button', { name: 'Next slide' }).click();
@@ -93,7 +108,8 @@ test('buttons, labelled pagination and keyboard arrows move between slides, loop
 test('autoplay advances on its own, and pauses while the pointer is over it', async ({ page }) => {
   test.setTimeout(40_000);
   await page.goto('/');
-  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  // Untouched, Swiper arrives once the page has been idle for a few seconds.
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
   await expect.poll(() => activeTitle(page), { timeout: 9_000 }).toBe(TITLES[1]);
   await page.locator('.swiper').hover();
   const hovered = await activeTitle(page);
@@ -104,9 +120,8 @@ test('autoplay advances on its own, and pauses while the pointer is over it', as
 test('autoplay pauses while focus is inside', async ({ page }) => {
   test.setTimeout(30_000);
   await page.goto('/');
-  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
   await page.getByRole('button', { name: 'Next slide' }).focus();
-  await page.mouse.move(0, 799);
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
   const focused = await activeTitle(page);
   await page.waitForTimeout(8_000);
   expect(await activeTitle(page)).toBe(focused);
@@ -118,8 +133,7 @@ test.describe('with reduced motion', () => {
   test('autoplay stays off', async ({ page }) => {
     test.setTimeout(30_000);
     await page.goto('/');
-    await expect(page.locator('.swiper-initialized')).toHaveCount(1);
-    await page.mouse.move(0, 799);
+    await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
     await page.waitForTimeout(8_000);
     expect(await activeTitle(page)).toBe(TITLES[0]);
   });

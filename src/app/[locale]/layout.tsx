@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
-import { ClientI18nProvider } from '@/i18n/client-provider';
+import { ClientMessagesProvider } from '@/i18n/client-messages';
 import { getClientMessages } from '@/i18n/server';
 import { isLocale, LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
@@ -39,10 +39,10 @@ export default async function LocaleLayout({
   return (
     <html lang={locale}>
       <body>
-        <ClientI18nProvider locale={locale} messages={messages}>
+        <ClientMessagesProvider locale={locale} messages={messages}>
           <NavigationFeedback />
           {children}
-        </ClientI18nProvider>
+        </ClientMessagesProvider>
       </body>
     </html>
   );

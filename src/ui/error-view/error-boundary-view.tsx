@@ -2,7 +2,7 @@
 
 import { useEffect } from 'react';
 import { useParams, useRouter } from 'next/navigation';
-import { useT } from 'next-i18next/client';
+import { useClientT } from '@/i18n/client-messages';
 import { isLocale, localizedPath, DEFAULT_LOCALE } from '@/shared/locales';
 import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
 import { ErrorView, errorViewStyles } from './error-view';
@@ -10,7 +10,7 @@ import { statusOfError } from './error-status';
 
 /** What an error boundary shows: the status, its title, and a way to retry or leave. */
 export function ErrorBoundaryView({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  const { t } = useT('error');
+  const t = useClientT('error');
   const router = useRouter();
   const params = useParams<{ locale?: string }>();
   const locale = isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;

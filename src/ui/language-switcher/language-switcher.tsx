@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { usePathname } from 'next/navigation';
-import { useT } from 'next-i18next/client';
+import { useClientT } from '@/i18n/client-messages';
 import { LOCALES, NATIVE_NAMES, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
 import { useLocaleSwitch } from './use-locale-switch';
 import styles from './language-switcher.module.css';
@@ -13,7 +13,7 @@ import styles from './language-switcher.module.css';
  * before the page hydrates.
  */
 export function LanguageSwitcher({ locale }: { locale: Locale }) {
-  const { t } = useT('language-switcher');
+  const t = useClientT('language-switcher');
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { usePathname } from 'next/navigation';
-import { useT } from 'next-i18next/client';
+import { useClientT } from '@/i18n/client-messages';
 import { focusableElements, trapTab } from './focus-trap';
 import styles from './mobile-menu.module.css';
 
@@ -15,7 +15,7 @@ const DESKTOP_QUERY = '(min-width: 768px)';
  * From 768 px up the children simply sit in the header.
  */
 export function MobileMenu({ children }: { children: ReactNode }) {
-  const { t } = useT('mobile-menu');
+  const t = useClientT('mobile-menu');
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
-import { useT } from 'next-i18next/client';
+import { useClientT } from '@/i18n/client-messages';
 import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
 import styles from './loading-overlay.module.css';
 
@@ -10,7 +10,7 @@ import styles from './loading-overlay.module.css';
  * loading bar's throttle; never on first load, since it starts hidden.
  */
 export function LoadingOverlay() {
-  const { t } = useT('loading');
+  const t = useClientT('loading');
   const state = useSyncExternalStore(
     navigationProgress.subscribe,
     navigationProgress.getSnapshot,

@@ -1,0 +1,59 @@
+'use client';
+
+import { createContext, useCallback, useContext, type ReactNode } from 'react';
+import type { Locale } from '@/shared/locales';
+import type { ClientNamespace } from './namespaces';
+
+type MessageTree = { [key: string]: string | MessageTree };
+
+export type ClientMessages = Readonly<Record<ClientNamespace, MessageTree>>;
+
+interface ClientI18n {
+  locale: Locale;
+  messages: ClientMessages;
+}
+
+const ClientI18nContext = createContext<ClientI18n | null>(null);
+
+/**
+ * Hands Client Components the few messages they use, in the active locale,
+ * already loaded by the server. No i18next runtime reaches the browser: the
+ * server translates everything else.
+ */
+export function ClientMessagesProvider({ locale, messages, children }: ClientI18n & { children: ReactNode }) {
+  return <ClientI18nContext.Provider value={{ locale, messages }}>{children}</ClientI18nContext.Provider>;
+}
+
+function lookup(tree: MessageTree, key: string): string | undefined {
+  let node: string | MessageTree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** `{{name}}` placeholders, as in the locale files (i18next's syntax). */
+export function interpolate(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
+    name in values ? String(values[name]) : match,
+  );
+}
+
+/** The translation function of one client namespace. */
+export function useClientT(namespace: ClientNamespace) {
+  const context = useContext(ClientI18nContext);
+  if (!context) throw new Error('i18n: useClientT needs a ClientMessagesProvider above it (see src/app/[locale]/layout.tsx)');
+  const { locale, messages } = context;
+  return useCallback(
+    (key: string, values?: Record<string, string | number>) => {
+      const template = lookup(messages[namespace], key);
+      if (template === undefined) {
+        console.error('Failed locale loading', { locale, namespace, key, source: 'client' });
+        return key;
+      }
+      return interpolate(template, values);
+    },
+    [locale, messages, namespace],
+  );
+}
