@@ -2,6 +2,7 @@
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, kib, log, round } from './util.mjs';
 
 export const JS_BUDGET_KIB = 150;
+const LATER_MS = 10_000;
 
 function header(headers, name) {
   const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
@@ -52,6 +53,12 @@ export async function measureFirstVisitJs(url) {
       })),
     );
     const documentRequest = [...requests.values()].find((r) => r.type === 'Document');
+    // Code loaded on demand (Swiper comes a few seconds after the page settles)
+    // is not part of the first load, but a visitor who stays downloads it too.
+    const scriptWireBytes = () =>
+      [...requests.values()].filter((r) => r.type === 'Script').reduce((total, r) => total + (r.encodedDataLength ?? 0), 0);
+    await page.waitForTimeout(LATER_MS);
+    const laterWireBytes = scriptWireBytes();
     await context.close();
 
     const byUrl = new Map(timing.map((t) => [t.url, t]));
@@ -83,6 +90,7 @@ export async function measureFirstVisitJs(url) {
       `budget ${JS_BUDGET_KIB} KiB`);
     if (uncompressed.length) log(`  WARNING: ${uncompressed.length} script(s) of 1 KiB or more were sent without Content-Encoding`);
     if (scripts.some((s) => s.fromCache)) log('  WARNING: some scripts came from a cache; the numbers undercount');
+    log(`  after ${LATER_MS / 1000} more seconds on the page (on-demand code included): ${kib(laterWireBytes).toFixed(1)} KiB`);
     log('  (inline <script> payloads, e.g. the RSC flight data, are part of the HTML document and not counted here)');
 
     return {
@@ -91,6 +99,7 @@ export async function measureFirstVisitJs(url) {
       acceptEncoding: documentRequest?.acceptEncoding ?? null,
       scriptCount: scripts.length,
       transferredKiB: round(kib(wireBytes), 1),
+      laterKiB: round(kib(laterWireBytes), 1),
       compressedBodyKiB: round(kib(sum('bodyBytes')), 1),
       uncompressedKiB: round(kib(sum('decodedBytes')), 1),
       budgetKiB: JS_BUDGET_KIB,
