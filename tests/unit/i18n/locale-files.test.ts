@@ -86,7 +86,7 @@ describe('locale files', () => {
 function literalKeys(source: string): { namespace: string; key: string }[] {
   const translators = new Map<string, string>();
   const declaration =
-    /const\s+(?:\{\s*t\s*\}|(\w+))\s*=\s*(?:await\s+getTranslator\([^,]+,\s*|useT\()'([\w-]+)'\)/g;
+    /const\s+(?:\{\s*t\s*\}|(\w+))\s*=\s*(?:await\s+getTranslator\([^,]+,\s*|useClientT\()'([\w-]+)'\)/g;
   for (const match of source.matchAll(declaration)) translators.set(match[1] ?? 't', match[2] ?? '');
   const keys: { namespace: string; key: string }[] = [];
   for (const [name, namespace] of translators) {
