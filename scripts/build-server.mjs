@@ -1,11 +1,33 @@
 // Second half of `npm run build`: compiles our Node entry (src/server) into the
 // standalone output and puts beside it what Next's file tracing leaves out.
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './lib/app-server.mjs';
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
+
+function gitRevision() {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** BUILD_ID from the environment (CI passes the image tag), else the short commit, else the time. */
+function buildInfo() {
+  const revision = gitRevision();
+  const builtAt = Date.now();
+  const fallbackId = revision === 'unknown' ? `t${builtAt}` : revision.slice(0, 12);
+  const buildId = process.env.BUILD_ID?.trim() || fallbackId;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(buildId)) {
+    throw new Error(`build-server: BUILD_ID="${buildId}" must be 1-64 letters, digits, dots, dashes or underscores`);
+  }
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return { buildId, version, revision, builtAt };
+}
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
 }
@@ -33,4 +55,6 @@ for (const [from, to] of copies) {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
 }
-console.log('build-server: wrote .next/standalone/meridian-server.cjs with static files, public/ and locales/');
+writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(buildInfo(), null, 2)}\n`);
+
+console.log('build-server: wrote .next/standalone/meridian-server.cjs, build-info.json, static files, public/ and locales/');

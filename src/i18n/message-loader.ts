@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '@/shared/locales';
-import { logger } from '@/shared/logger';
+import { observability } from '@/shared/observability';
 import { isNamespace } from './namespaces';
 
 export type Messages = { [key: string]: string | Messages };
@@ -40,7 +40,8 @@ export function createMessageLoader(directory: string) {
     try {
       return await readMessages(directory, locale, namespace);
     } catch (cause) {
-      logger.error({ locale, namespace, source: 'server', err: cause }, 'Failed locale loading');
+      observability().logger.error({ locale, namespace, source: 'server', err: cause }, 'Failed locale loading');
+      observability().localeLoadFailed({ locale, namespace, source: 'server' });
       if (locale === DEFAULT_LOCALE) return {};
       return loadMessages(DEFAULT_LOCALE, namespace);
     }

@@ -2,18 +2,58 @@ import { z } from 'zod';
 
 /**
  * Every setting of the server process, read from the environment once at
- * start-up and validated; nothing else reads `process.env`.
+ * start-up, validated and frozen. Nothing else in src/server reads `process.env`
+ * (the OpenTelemetry SDK reads its own standard OTEL_* variables).
  */
+const integer = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `expected an integer from ${min} to ${max}` })
+    .int({ error: `expected an integer from ${min} to ${max}` })
+    .min(min, { error: `expected an integer from ${min} to ${max}` })
+    .max(max, { error: `expected an integer from ${min} to ${max}` })
+    .default(fallback);
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const schema = z.object({
-  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
-  HOSTNAME: z.string().min(1).default('0.0.0.0'),
+  PORT: integer(1, 65_535, 3000),
+  HOSTNAME: z.string().min(1, { error: 'expected an address to bind' }).default('0.0.0.0'),
+  METRICS_PORT: integer(1, 65_535, 9464),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  SHUTDOWN_DELAY_MS: integer(0, 600_000, 5000),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 20_000),
+  KEEP_ALIVE_TIMEOUT_MS: integer(1000, 3_600_000, 65_000),
+  TRUST_PROXY: flag(false),
+  HSTS: flag(false),
+  TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
+  OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
+  OTEL_SDK_DISABLED: flag(false),
 });
 
-export type ServerConfig = Readonly<{
-  port: number;
-  hostname: string;
-}>;
+export interface ServerConfig {
+  readonly port: number;
+  readonly hostname: string;
+  readonly metricsPort: number;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly shutdownDelayMs: number;
+  readonly shutdownTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  /** Believe X-Forwarded-For and X-Forwarded-Proto (only behind a load balancer that sets them). */
+  readonly trustProxy: boolean;
+  readonly hsts: boolean;
+  readonly telemetryRateLimitPerMinute: number;
+  readonly tracing: { readonly enabled: boolean; readonly serviceName: string };
+}
 
+/** A bad setting: its message is the one line printed before exiting with status 1. */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -22,11 +62,34 @@ export class ConfigError extends Error {
 }
 
 export function readConfig(env: Record<string, string | undefined>): ServerConfig {
-  const parsed = schema.safeParse(env);
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`config: ${variable}=${JSON.stringify(env[variable] ?? '')} is invalid: ${issue?.message}`);
+    const shown = JSON.stringify(String(env[variable] ?? '').slice(0, 100));
+    throw new ConfigError(`config: ${variable}=${shown} is invalid: ${issue?.message ?? 'unexpected value'}`);
   }
-  return Object.freeze({ port: parsed.data.PORT, hostname: parsed.data.HOSTNAME });
+  const values = parsed.data;
+  if (values.PORT === values.METRICS_PORT) {
+    throw new ConfigError(`config: METRICS_PORT=${values.METRICS_PORT} must differ from PORT, so /metrics stays off the public port`);
+  }
+  return Object.freeze({
+    port: values.PORT,
+    hostname: values.HOSTNAME,
+    metricsPort: values.METRICS_PORT,
+    logLevel: values.LOG_LEVEL,
+    shutdownDelayMs: values.SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_MS,
+    trustProxy: values.TRUST_PROXY,
+    hsts: values.HSTS,
+    telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
+    tracing: Object.freeze({
+      enabled:
+        !values.OTEL_SDK_DISABLED &&
+        Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+      serviceName: values.OTEL_SERVICE_NAME,
+    }),
+  });
 }

@@ -1,36 +1,98 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import { ConfigError, readConfig } from './config';
-import { servePrerendered } from './http/serve-prerendered';
-import { varyOn } from './http/vary';
-import { loadNextHandler } from './next-app';
+import { isNamespace } from '@/i18n/namespaces';
+import { isLocale } from '@/shared/locales';
+import { installObservability } from '@/shared/observability';
+import { readBuildInfo } from './build-info';
+import { ConfigError, readConfig, type ServerConfig } from './config';
+import type { Readiness } from './health';
+import { createRequestListener } from './http/request-pipeline';
+import { createMetricsServer } from './metrics-server';
+import { loadNextHandler, type NextHandler } from './next-app';
+import { routeConsoleToLogger } from './observability/console-to-logger';
+import { createLogger } from './observability/logger';
+import { createMetrics } from './observability/metrics';
+import { startTracing } from './observability/tracing';
 import { loadPrerenderedPages } from './prerendered-pages';
+import { installFatalHandlers, installShutdown } from './shutdown';
+import { createRateLimiter } from './telemetry/rate-limit';
 
-/** The root's answer depends on the language cookie and Accept-Language (see src/i18n/routing.ts). */
-const ROOT_VARY = ['Cookie', 'Accept-Language'];
-
-async function main(): Promise<void> {
-  const config = readConfig(process.env);
-  const dir = path.dirname(process.argv[1] ?? __filename);
-  process.chdir(dir);
-  const handle = await loadNextHandler({ dir, port: config.port });
-  const pages = loadPrerenderedPages(dir);
-
-  const server = createServer((req, res) => {
-    if (servePrerendered(req, res, pages)) return;
-    if (req.url === '/' || req.url?.startsWith('/?')) varyOn(res, ROOT_VARY);
-    void handle(req, res);
-  });
-  server.listen(config.port, config.hostname, () => {
-    process.stdout.write(`${JSON.stringify({ level: 30, msg: 'listening', port: config.port, pages: [...pages.keys()] })}\n`);
+function listen(server: Server, port: number, hostname: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  }
+/** The composition root: configuration, observability, servers, Next, shutdown. */
+async function main(config: ServerConfig): Promise<void> {
+  const dir = path.dirname(process.argv[1] ?? __filename);
+  process.chdir(dir);
+  // Before Next is loaded, so its spans join ours.
+  const tracing = startTracing(config);
+  const build = readBuildInfo(dir);
+  const logger = createLogger(config, { service: config.tracing.serviceName, build_id: build.buildId });
+  const exit = (code: number) => process.exit(code);
+  installFatalHandlers(logger, exit);
+  routeConsoleToLogger(logger);
+  const metrics = createMetrics(build);
+  installObservability({
+    logger,
+    localeLoadFailed: ({ locale, namespace, source }) =>
+      metrics.localeLoadFailures.inc({
+        locale: isLocale(locale) ? locale : 'other',
+        namespace: isNamespace(namespace) ? namespace : 'other',
+        source,
+      }),
+  });
+
+  const readiness: Readiness = { nextReady: false, draining: false };
+  let nextHandler: NextHandler | null = null;
+  const publicServer = createServer(
+    { keepAliveTimeout: config.keepAliveTimeoutMs, headersTimeout: config.keepAliveTimeoutMs + 1000 },
+    createRequestListener({
+      config,
+      dir,
+      logger,
+      metrics,
+      pages: loadPrerenderedPages(dir),
+      readiness,
+      limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
+      next: () => nextHandler,
+    }),
+  );
+  const metricsServer = createMetricsServer(metrics.registry);
+  await listen(publicServer, config.port, config.hostname);
+  await listen(metricsServer, config.metricsPort, config.hostname);
+  installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, exit });
+
+  nextHandler = await loadNextHandler({ dir, port: config.port });
+  readiness.nextReady = true;
+  logger.info(
+    {
+      version: build.version,
+      revision: build.revision,
+      node_version: process.version,
+      port: config.port,
+      metrics_port: config.metricsPort,
+      tracing: config.tracing.enabled,
+    },
+    'Meridian ready',
+  );
+}
+
+let config: ServerConfig;
+try {
+  config = readConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+main(config).catch((error: unknown) => {
+  process.stderr.write(`${JSON.stringify({ level: 60, msg: 'Start-up failed', err: String(error) })}\n`);
   process.exit(1);
 });

@@ -3,14 +3,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * Next's request handler for the standalone build in `dir`, configured by what
  * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
  * no dev dependency is read at run time.
  */
-export async function loadNextHandler(options: { dir: string; port: number }): Promise<RequestHandler> {
+export async function loadNextHandler(options: { dir: string; port: number }): Promise<NextHandler> {
   const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
     config: unknown;
   };
@@ -19,12 +19,12 @@ export async function loadNextHandler(options: { dir: string; port: number }): P
   const requireFromBuild = createRequire(path.join(options.dir, 'server.js'));
   const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
     prepare(): Promise<void>;
-    getRequestHandler(): RequestHandler;
+    getRequestHandler(): NextHandler;
   };
   // Next compares rewrite targets with its own origin, for which it normalises any
   // loopback address to "localhost": giving it the bound address (say 127.0.0.1)
   // would make every locale rewrite look external.
-  const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port });
+  const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port, quiet: true });
   await app.prepare();
   return app.getRequestHandler();
 }

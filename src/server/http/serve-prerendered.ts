@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decideRoute } from '@/i18n/routing';
 import { LOCALE_COOKIE } from '@/shared/locale-cookie';
 import type { PrerenderedPage } from '../prerendered-pages';
+import { splitTarget } from './request-target';
 
 /** The App Router answers the same URL with HTML or a router payload, by these headers. */
 const ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action'];
@@ -16,9 +17,9 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-function isDocumentRequest(req: IncomingMessage, url: URL): boolean {
+function isDocumentRequest(req: IncomingMessage, search: URLSearchParams): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  if (url.searchParams.has('_rsc')) return false;
+  if (search.has('_rsc')) return false;
   return ROUTER_HEADERS.every((header) => req.headers[header] === undefined);
 }
 
@@ -35,10 +36,10 @@ function pickEncoding(acceptEncoding: string | undefined): 'brotli' | 'gzip' | '
  * the site is built. Returns false for anything else, which Next then handles.
  */
 export function servePrerendered(req: IncomingMessage, res: ServerResponse, pages: Map<string, PrerenderedPage>): boolean {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (!isDocumentRequest(req, url)) return false;
+  const { pathname, search } = splitTarget(req.url);
+  if (!isDocumentRequest(req, search)) return false;
   const decision = decideRoute({
-    pathname: url.pathname,
+    pathname,
     cookie: cookieValue(req.headers.cookie, LOCALE_COOKIE),
     acceptLanguage: req.headers['accept-language'] ?? null,
     isDocument: true,

@@ -1,0 +1,102 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BuildInfo } from '../build-info';
+
+export const CLIENT_EVENTS = [
+  'locale_load_failed',
+  'manifest_fetch_failed',
+  'payload_fetch_failed',
+  'build_update_detected',
+  'chunk_reload',
+  'chunk_reload_blocked',
+  'web_vital',
+] as const;
+
+export type ClientEvent = (typeof CLIENT_EVENTS)[number];
+
+export const FETCH_FAILURE_KINDS = ['manifest', 'payload', 'latest'] as const;
+
+export type FetchFailureKind = (typeof FETCH_FAILURE_KINDS)[number];
+
+/** From 5 ms to 10 s: a prerendered page answers in the first buckets, a cold render in the last. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Core Web Vitals thresholds sit at 2.5 s (LCP) and 200 ms (INP). */
+const LCP_BUCKETS = [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10];
+const INP_BUCKETS = [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2];
+const CLS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1];
+
+/**
+ * Every metric the server exports, on a registry of its own (never the global
+ * one). Label values come only from the fixed sets in this folder.
+ */
+export function createMetrics(build: BuildInfo) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const metrics = {
+    registry,
+    requestDuration: new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP requests on the public port, by route template.',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers: [registry],
+    }),
+    activeRequests: new Gauge({
+      name: 'http_server_active_requests',
+      help: 'HTTP requests on the public port being served right now.',
+      registers: [registry],
+    }),
+    buildInfo: new Gauge({
+      name: 'meridian_build_info',
+      help: 'The build this process serves; always 1.',
+      labelNames: ['build_id', 'version', 'revision', 'node_version'] as const,
+      registers: [registry],
+    }),
+    localeLoadFailures: new Counter({
+      name: 'meridian_locale_load_failures_total',
+      help: 'Locale message files that failed to load, on the server or in browsers.',
+      labelNames: ['locale', 'namespace', 'source'] as const,
+      registers: [registry],
+    }),
+    manifestFetchFailures: new Counter({
+      name: 'meridian_manifest_fetch_failures_total',
+      help: 'Build manifest, page payload and latest-build fetches that failed in browsers.',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    clientEvents: new Counter({
+      name: 'meridian_client_events_total',
+      help: 'Events reported by browsers through /api/telemetry.',
+      labelNames: ['event'] as const,
+      registers: [registry],
+    }),
+    webVitalLcp: new Histogram({
+      name: 'meridian_web_vitals_lcp_seconds',
+      help: 'Largest Contentful Paint reported by browsers.',
+      labelNames: ['locale'] as const,
+      buckets: LCP_BUCKETS,
+      registers: [registry],
+    }),
+    webVitalInp: new Histogram({
+      name: 'meridian_web_vitals_inp_seconds',
+      help: 'Interaction to Next Paint reported by browsers.',
+      labelNames: ['locale'] as const,
+      buckets: INP_BUCKETS,
+      registers: [registry],
+    }),
+    webVitalCls: new Histogram({
+      name: 'meridian_web_vitals_cls',
+      help: 'Cumulative Layout Shift reported by browsers (unitless).',
+      labelNames: ['locale'] as const,
+      buckets: CLS_BUCKETS,
+      registers: [registry],
+    }),
+  };
+  metrics.buildInfo.set(
+    { build_id: build.buildId, version: build.version, revision: build.revision, node_version: process.version },
+    1,
+  );
+  return metrics;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

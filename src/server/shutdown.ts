@@ -1,0 +1,83 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config';
+import type { Readiness } from './health';
+import type { Tracing } from './observability/tracing';
+
+interface ShutdownParts {
+  config: Pick<ServerConfig, 'shutdownDelayMs' | 'shutdownTimeoutMs'>;
+  publicServer: Server;
+  metricsServer: Server;
+  readiness: Readiness;
+  logger: Logger;
+  tracing: Tracing | null;
+  exit: (code: number) => void;
+}
+
+function closed(server: Server, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Writes what pino still buffers, then exits. */
+export function flushAndExit(logger: Logger, exit: (code: number) => void, code: number): void {
+  logger.flush(() => exit(code));
+}
+
+/**
+ * SIGTERM or SIGINT, as Kubernetes sends them
+ * (https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#hook-handler-execution):
+ * 1. /readyz answers 503 at once, and responses ask clients to close their connection;
+ * 2. serving goes on for SHUTDOWN_DELAY_MS, while the load balancer notices and stops sending;
+ * 3. no new connections; idle keep-alive connections close; in-flight requests get
+ *    SHUTDOWN_TIMEOUT_MS to finish, then are cut;
+ * 4. traces and logs are flushed, and the process exits 0.
+ * A second signal exits at once.
+ */
+export function installShutdown(parts: ShutdownParts): void {
+  const { config, publicServer, metricsServer, readiness, logger, tracing, exit } = parts;
+  let stopping = false;
+
+  const stop = async () => {
+    const drained = await closed(publicServer, config.shutdownTimeoutMs);
+    if (!drained) {
+      logger.warn({ timeout_ms: config.shutdownTimeoutMs }, 'Shutdown timeout: cutting the requests still in flight');
+      publicServer.closeAllConnections();
+    }
+    metricsServer.close();
+    metricsServer.closeAllConnections();
+    await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'Flushing traces failed'));
+    logger.info({ drained }, 'Shutdown complete');
+    flushAndExit(logger, exit, 0);
+  };
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'Second signal: exiting now');
+      flushAndExit(logger, exit, 1);
+      return;
+    }
+    stopping = true;
+    readiness.draining = true;
+    logger.info({ signal, delay_ms: config.shutdownDelayMs, timeout_ms: config.shutdownTimeoutMs }, 'Shutting down: draining');
+    setTimeout(() => void stop(), config.shutdownDelayMs);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+/** An uncaught exception or unhandled rejection leaves the process in an unknown state: log it and exit 1. */
+export function installFatalHandlers(logger: Logger, exit: (code: number) => void): void {
+  const fatal = (kind: string) => (error: unknown) => {
+    logger.fatal({ err: error }, kind);
+    flushAndExit(logger, exit, 1);
+  };
+  process.on('uncaughtException', fatal('Uncaught exception'));
+  process.on('unhandledRejection', fatal('Unhandled rejection'));
+}

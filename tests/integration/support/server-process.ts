@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, SERVER_ENTRY } from '../../../scripts/lib/app-server.mjs';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  metricsUrl: string;
+  child: ChildProcess;
+  /** Every stdout line so far. */
+  lines(): string[];
+  stderr(): string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A copy of the standalone build, for tests that break files in it. */
+export function copyOfBuild(): string {
+  const copy = mkdtempSync(path.join(tmpdir(), 'meridian-build-'));
+  cpSync(path.join(ROOT, '.next', 'standalone'), copy, { recursive: true, verbatimSymlinks: true });
+  return path.join(copy, path.basename(SERVER_ENTRY));
+}
+
+/** Starts our entry on free loopback ports and waits until /readyz answers 200 (unless told not to wait). */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { entry?: string; waitReady?: boolean } = {},
+): Promise<RunningServer> {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(process.execPath, [options.entry ?? path.join(ROOT, SERVER_ENTRY)], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      HOSTNAME: '127.0.0.1',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const url = `http://127.0.0.1:${port}`;
+  const server: RunningServer = {
+    url,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
+    child,
+    lines: () => stdout.split('\n').filter(Boolean),
+    stderr: () => stderr,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  if (options.waitReady === false) return server;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}${stdout}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready in 30 s: ${stderr}${stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The parsed JSON lines of a server's stdout; throws on any line that is not JSON. */
+export function jsonLines(server: RunningServer): Record<string, unknown>[] {
+  return server.lines().map((line) => JSON.parse(line) as Record<string, unknown>);
+}
