@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '@/server/config';
+
+describe('readConfig', () => {
+  it('has the documented defaults', () => {
+    expect(readConfig({})).toEqual({
+      port: 3000,
+      hostname: '0.0.0.0',
+      metricsPort: 9464,
+      logLevel: 'info',
+      shutdownDelayMs: 5000,
+      shutdownTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 65_000,
+      trustProxy: false,
+      hsts: false,
+      telemetryRateLimitPerMinute: 60,
+      tracing: { enabled: false, serviceName: 'meridian' },
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readConfig({
+      PORT: '8080',
+      HOSTNAME: '127.0.0.1',
+      METRICS_PORT: '9100',
+      LOG_LEVEL: 'debug',
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+      KEEP_ALIVE_TIMEOUT_MS: '75000',
+      TRUST_PROXY: 'true',
+      HSTS: '1',
+      TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
+      OTEL_SERVICE_NAME: 'web',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      hostname: '127.0.0.1',
+      metricsPort: 9100,
+      logLevel: 'debug',
+      shutdownDelayMs: 0,
+      shutdownTimeoutMs: 1000,
+      keepAliveTimeoutMs: 75_000,
+      trustProxy: true,
+      hsts: true,
+      telemetryRateLimitPerMinute: 10,
+      tracing: { enabled: true, serviceName: 'web' },
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(readConfig({ PORT: '', LOG_LEVEL: '' }).port).toBe(3000);
+  });
+
+  it('enables tracing for a traces-only endpoint, and never when the SDK is disabled', () => {
+    expect(readConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' }).tracing.enabled).toBe(true);
+    expect(readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT="abc" is invalid: expected an integer from 1 to 65535/],
+    ['PORT', '0', /PORT="0"/],
+    ['PORT', '3000.5', /PORT/],
+    ['METRICS_PORT', '70000', /METRICS_PORT="70000"/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of fatal, error, warn, info, debug, trace, silent/],
+    ['TRUST_PROXY', 'yes', /TRUST_PROXY="yes" is invalid: expected true or false/],
+    ['SHUTDOWN_TIMEOUT_MS', '-1', /SHUTDOWN_TIMEOUT_MS="-1"/],
+    ['KEEP_ALIVE_TIMEOUT_MS', '10', /KEEP_ALIVE_TIMEOUT_MS="10"/],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not-a-url', /OTEL_EXPORTER_OTLP_ENDPOINT="not-a-url" is invalid/],
+  ])('rejects %s=%s with one line naming it', (variable, value, message) => {
+    expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
+    expect(() => readConfig({ [variable]: value })).toThrow(message);
+    try {
+      readConfig({ [variable]: value });
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('keeps the metrics port off the public port', () => {
+    expect(() => readConfig({ PORT: '9464' })).toThrow(/METRICS_PORT=9464 must differ from PORT/);
+  });
+
+  it('cuts a huge bad value in the message', () => {
+    expect(() => readConfig({ PORT: 'x'.repeat(10_000) })).toThrow(/^config: PORT="x{100}" is invalid/);
+  });
+});
