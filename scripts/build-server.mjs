@@ -1,7 +1,8 @@
 // Second half of `npm run build`: compiles our Node entry (src/server) into the
 // standalone output and puts beside it what Next's file tracing leaves out.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './lib/app-server.mjs';
@@ -55,6 +56,17 @@ for (const [from, to] of copies) {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
 }
+// Brotli copies of the hashed scripts and styles, served by our entry to
+// browsers that accept br (Next itself only gzips): a smaller first visit.
+let compressed = 0;
+for (const entry of readdirSync(path.join(STANDALONE, '.next', 'static'), { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !/\.(js|css)$/.test(entry.name)) continue;
+  const file = path.join(entry.parentPath, entry.name);
+  const source = readFileSync(file);
+  writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+  compressed += 1;
+}
+
 writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(buildInfo(), null, 2)}\n`);
 
-console.log('build-server: wrote .next/standalone/meridian-server.cjs, build-info.json, static files, public/ and locales/');
+console.log(`build-server: wrote .next/standalone/meridian-server.cjs, build-info.json, static files (${compressed} with brotli copies), public/ and locales/`);

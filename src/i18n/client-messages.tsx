@@ -2,6 +2,7 @@
 
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
 import type { Locale } from '@/shared/locales';
+import { reportTelemetry } from '@/shared/telemetry-client';
 import type { ClientNamespace } from './namespaces';
 
 type MessageTree = { [key: string]: string | MessageTree };
@@ -50,6 +51,7 @@ export function useClientT(namespace: ClientNamespace) {
       const template = lookup(messages[namespace], key);
       if (template === undefined) {
         console.error('Failed locale loading', { locale, namespace, key, source: 'client' });
+        reportTelemetry({ type: 'locale_load_failed', locale, namespace, cause: `no message "${key}"` });
         return key;
       }
       return interpolate(template, values);

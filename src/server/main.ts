@@ -14,6 +14,7 @@ import { createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { loadPrerenderedPages } from './prerendered-pages';
+import { loadCompressedAssets } from './static-assets';
 import { installFatalHandlers, installShutdown } from './shutdown';
 import { createRateLimiter } from './telemetry/rate-limit';
 
@@ -59,6 +60,7 @@ async function main(config: ServerConfig): Promise<void> {
       logger,
       metrics,
       pages: loadPrerenderedPages(dir),
+      assets: loadCompressedAssets(dir),
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       next: () => nextHandler,

@@ -6,6 +6,7 @@ import { getClientMessages } from '@/i18n/server';
 import { isLocale, LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
 import { NavigationFeedback } from '@/ui/navigation-feedback/navigation-feedback';
+import { WebVitalsReporter } from '@/ui/web-vitals/web-vitals-reporter';
 import '@/ui/theme/globals.css';
 
 export const dynamicParams = false;
@@ -41,6 +42,7 @@ export default async function LocaleLayout({
       <body>
         <ClientMessagesProvider locale={locale} messages={messages}>
           <NavigationFeedback />
+          <WebVitalsReporter locale={locale} />
           {children}
         </ClientMessagesProvider>
       </body>

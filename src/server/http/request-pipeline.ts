@@ -9,12 +9,14 @@ import type { Metrics } from '../observability/metrics';
 import { methodLabel, routeLabel, statusLabel } from '../observability/route-label';
 import { endServerSpan, startServerSpan, type ServerSpan } from '../observability/server-span';
 import type { PrerenderedPage } from '../prerendered-pages';
+import type { CompressedAsset } from '../static-assets';
 import { handleTelemetry } from '../telemetry/telemetry-endpoint';
 import { clientAddressOf, schemeOf } from './client-address';
 import { requestIdOf } from './request-id';
 import { splitTarget } from './request-target';
 import { setSecurityHeaders } from './security-headers';
 import { servePrerendered } from './serve-prerendered';
+import { serveStaticAsset } from './serve-static-asset';
 import { varyOn } from './vary';
 
 export interface PipelineDeps {
@@ -23,6 +25,7 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
+  assets: Map<string, CompressedAsset>;
   readiness: Readiness;
   limiter: { take(address: string): boolean };
   /** Next's handler, once prepared. */
@@ -65,7 +68,7 @@ function countBytes(res: ServerResponse): () => number {
 
 /**
  * Every request on the public port: an id, security headers, health, client
- * telemetry, prerendered pages from memory, then Next. Each request is timed,
+ * telemetry, brotli build assets and prerendered pages from memory, then Next. Each request is timed,
  * counted by route template, traced when tracing is on, and logged once.
  */
 export function createRequestListener(deps: PipelineDeps) {
@@ -78,6 +81,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === '/api/telemetry') {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
+    if (serveStaticAsset(req, res, pathname, deps.assets)) return;
     if (servePrerendered(req, res, deps.pages)) return;
     const handle = deps.next();
     if (!handle) return plain(res, 503, 'starting');
@@ -93,7 +97,7 @@ export function createRequestListener(deps: PipelineDeps) {
     const clientAddress = clientAddressOf(req, config.trustProxy);
     const userAgent = String(req.headers['user-agent'] ?? '').slice(0, MAX_LOGGED_USER_AGENT);
     res.setHeader('X-Request-Id', requestId);
-    setSecurityHeaders(res, config.hsts);
+    setSecurityHeaders(res, pathname, config.hsts);
     if (deps.readiness.draining) res.setHeader('Connection', 'close');
     const sentBytes = countBytes(res);
     metrics.activeRequests.inc();

@@ -62,6 +62,7 @@ function mediaTypeOf(req: IncomingMessage): string {
   return type.trim().toLowerCase();
 }
 
+/** Every refusal: a tiny JSON body, never cached. */
 function fail(res: ServerResponse, status: number, error: string, options: { close: boolean; headers?: Record<string, string> }): void {
   if (res.headersSent) return;
   res.statusCode = status;
@@ -90,6 +91,7 @@ function record(event: TelemetryEvent, { metrics, logger }: TelemetryDeps): void
     }
     case 'web_vital': {
       // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
+      // FCP and TTFB have no histogram: they are only counted as events.
       if (event.name === 'LCP') metrics.webVitalLcp.observe({ locale: event.locale }, event.value / 1000);
       else if (event.name === 'INP') metrics.webVitalInp.observe({ locale: event.locale }, event.value / 1000);
       else if (event.name === 'CLS') metrics.webVitalCls.observe({ locale: event.locale }, event.value);

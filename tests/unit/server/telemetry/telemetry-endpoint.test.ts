@@ -8,6 +8,7 @@ import { handleTelemetry } from '@/server/telemetry/telemetry-endpoint';
 
 const servers: Server[] = [];
 const logLines: string[][] = [];
+const rejections: unknown[] = [];
 
 /** A real server on a free port; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
 async function start(limiter = { take: (_address: string) => true }, readTimeoutMs?: number) {
@@ -16,7 +17,7 @@ async function start(limiter = { take: (_address: string) => true }, readTimeout
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
   const server = createServer((req, res) => {
     const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
-    void handleTelemetry(req, res, { metrics, logger, clientAddress, limiter, readTimeoutMs });
+    handleTelemetry(req, res, { metrics, logger, clientAddress, limiter, readTimeoutMs }).catch((error) => rejections.push(error));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -27,7 +28,8 @@ async function start(limiter = { take: (_address: string) => true }, readTimeout
 }
 
 afterEach(async () => {
-  // Whatever a test sent, no log line is longer than 4 KiB.
+  // Whatever a test sent, the handler never rejected and no log line is longer than 4 KiB.
+  expect(rejections.splice(0)).toEqual([]);
   for (const line of logLines.splice(0).flat()) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(4096);
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
@@ -47,7 +49,7 @@ function raw(url: string, headers: OutgoingHttpHeaders, chunks: string[], end = 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
       res.on('error', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
-    // The server may close while the rest of the body is still on its way; the answer came first.
+    // The server may close while the rest of the body is on its way: an error after the answer changes nothing.
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
     if (end) req.end();
@@ -138,6 +140,12 @@ describe('POST /api/telemetry', () => {
     await expectError(limited, 429);
     expect(limited.headers.get('retry-after')).toBe('60');
     expect((await post(url, valid, { 'X-Client': 'b' })).status).toBe(204);
+  });
+
+  it('answers 400 to an unexpected failure, and logs it at warn', async () => {
+    const { url, logs } = await start({ take: () => { throw new Error('broken limiter'); } });
+    await expectError(await post(url, { events: [{ type: 'chunk_reload' }] }), 400);
+    expect(logs()).toMatchObject([{ level: 40, msg: 'Telemetry request failed', error: 'Error: broken limiter' }]);
   });
 });
 
