@@ -1,28 +1,54 @@
-// Performance benchmark: throughput (wrk), first-visit JS bytes (Chromium) and
-// Lighthouse mobile scores for the production build. A report, not a test: a missed
+// Performance benchmark: throughput (wrk), first-visit JS bytes (Chromium), Lighthouse
+// mobile scores, and the overhead of our entry against Next's own server.js (wrk, plus the
+// memory growth of our entry) for the production build. A report, not a test: a missed
 // target still exits 0; a crash (tools missing, server down, a stage throwing) exits 1.
-// Env: BENCH_DURATION_S (wrk seconds per target, default 10), BENCH_WARMUP_S (default 2),
-// BENCH_ROUNDS (alternating wrk rounds, default 2), BENCH_REBUILD=1 (rebuild unless .next is a
-// production build of the current sources; by default an existing build is reused).
+// Env: BENCH_DURATION_S (wrk seconds per target/run, default 10), BENCH_WARMUP_S (default 2),
+// BENCH_ROUNDS (alternating wrk rounds of the throughput stage, default 2), BENCH_REBUILD=1
+// (rebuild unless .next is a production build of the current sources; by default an existing
+// build is reused).
+// BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
+// BENCH_ONLY=server-overhead; stages: throughput, js, lighthouse, server-overhead (the last
+// includes the memory test). Chromium and Lighthouse are only checked when js or lighthouse
+// runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
+// bench-results/summary.json is kept.
 import path from 'node:path';
 import { ROOT, startApp } from './lib/app-server.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
 import { runLighthouse } from './bench/lighthouse.mjs';
+import { killBenchServers } from './bench/bench-servers.mjs';
+import { measureServerMemory } from './bench/server-memory.mjs';
+import { measureServerOverhead } from './bench/server-overhead.mjs';
 import { buildRows, printTable, writeSummary } from './bench/summary.mjs';
 import { measureThroughput } from './bench/throughput.mjs';
 import { ensureBuild, ensureTools } from './bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
+const STAGES = ['throughput', 'js', 'lighthouse', 'server-overhead'];
+
+/** The stages BENCH_ONLY selects (all when unset); null for a full run. */
+function selectedStages() {
+  const raw = (process.env.BENCH_ONLY ?? '').trim();
+  if (!raw) return null;
+  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !STAGES.includes(name));
+  if (unknown.length || !names.length) {
+    throw new Error(`BENCH_ONLY=${JSON.stringify(raw)}: expected a comma-separated list of ${STAGES.join(', ')}`);
+  }
+  return new Set(names);
+}
 
 async function main() {
   const durationS = Math.max(1, Math.round(envNumber('BENCH_DURATION_S', 10)));
   const warmupS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_S', 2)));
   const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
+  const only = selectedStages();
+  const runs = (name) => !only || only.has(name);
   log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
+  if (only) log(`BENCH_ONLY: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
 
   heading('Tools');
-  ensureTools();
+  ensureTools({ browser: runs('js') || runs('lighthouse') });
   const build = ensureBuild();
 
   const port = await freePort();
@@ -38,48 +64,61 @@ async function main() {
       interrupted = true;
       log(`\n${signal}: stopping wrk and the app server`);
       killChildren();
+      killBenchServers();
       stopApp().finally(() => process.exit(130));
     });
   }
   // Last resort (e.g. chrome-launcher's own SIGINT handler exits the process): stop() signals synchronously.
-  process.once('exit', () => app?.stop());
+  process.once('exit', () => {
+    app?.stop();
+    killBenchServers();
+  });
 
-  const results = { throughput: null, js: null, lighthouse: null };
+  const results = { throughput: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
   const errors = [];
-  try {
-    heading('App server');
-    app = await startApp({ port });
-    log(`Started the app server (scripts/lib/app-server.mjs) at ${app.url}`);
-
-    const stage = async (key, name, fn) => {
+  const stage = async (key, name, fn) => {
+    if (interrupted) return;
+    try {
+      results[key] = await fn();
+    } catch (error) {
       if (interrupted) return;
-      try {
-        results[key] = await fn();
-      } catch (error) {
-        if (interrupted) return;
-        errors.push({ stage: name, message: error.message });
-        log(`\nERROR in ${name}: ${error.stack ?? error}`);
-        log(`App server output (last 2000 chars):\n${app?.output().slice(-2000) ?? '(not running)'}`);
-      }
-    };
-    await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
-    await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
-    await stage('lighthouse', 'lighthouse', () =>
-      runLighthouse(`${app.url}/`, { reportFile: path.join(RESULTS_DIR, 'lighthouse-root.json') }),
-    );
+      errors.push({ stage: name, message: error.message });
+      log(`\nERROR in ${name}: ${error.stack ?? error}`);
+      if (app) log(`App server output (last 2000 chars):\n${app.output().slice(-2000)}`);
+    }
+  };
+  try {
+    if (runs('throughput') || runs('js') || runs('lighthouse')) {
+      heading('App server');
+      app = await startApp({ port });
+      log(`Started the app server (scripts/lib/app-server.mjs) at ${app.url}`);
+    }
+    if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
+    if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
+    if (runs('lighthouse')) {
+      await stage('lighthouse', 'lighthouse', () =>
+        runLighthouse(`${app.url}/`, { reportFile: path.join(RESULTS_DIR, 'lighthouse-root.json') }),
+      );
+    }
   } finally {
     await stopApp();
+  }
+  // With the app server stopped: these stages start (and stop) their own servers.
+  if (runs('server-overhead')) {
+    await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));
+    await stage('serverMemory', 'server memory', () => measureServerMemory());
   }
   if (interrupted) return 130;
 
   heading('Summary');
-  const rows = buildRows(results);
+  const rows = buildRows(results, only);
   printTable(rows);
-  const summaryFile = path.join(RESULTS_DIR, 'summary.json');
+  const summaryFile = path.join(RESULTS_DIR, only ? `summary-${[...only].join('+')}.json` : 'summary.json');
   writeSummary(summaryFile, {
     generatedAt: new Date().toISOString(),
     node: process.version,
     build,
+    stages: only ? [...only] : STAGES,
     rows,
     ...results,
     errors,

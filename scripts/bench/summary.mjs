@@ -2,6 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JS_BUDGET_KIB } from './js-bytes.mjs';
+import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
+import { OVERHEAD_TARGETS } from './server-overhead.mjs';
 import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
@@ -58,8 +60,54 @@ function lighthouseRows(lh) {
   return rows;
 }
 
-export function buildRows({ throughput, js, lighthouse }) {
-  return [...throughputRows(throughput), ...jsRows(js), ...lighthouseRows(lighthouse)];
+const OVERHEAD_PATHS = ['/', '/ja', '/no-such-page'];
+
+function serverOverheadRows(overhead) {
+  const t = OVERHEAD_TARGETS;
+  if (!overhead) {
+    return OVERHEAD_PATHS.flatMap((p) => [
+      errorRow(`ours/Next req/s ${p}`, `≥ ${t.throughput}`),
+      errorRow(`ours/Next p99 ${p}`, `≤ ${t.p99}`),
+      errorRow(`ours+tracing/Next req/s ${p}`, `≥ ${t.tracingThroughput}`),
+    ]);
+  }
+  const rows = [];
+  for (const p of overhead.paths) {
+    const wrong = Object.entries(p.statuses).filter(([, status]) => status !== p.expectStatus);
+    const note = (p.oursFromMemory ? ' (ours from memory)' : ' (Next in both)') +
+      (wrong.length ? ` [HTTP ${wrong.map(([id, status]) => `${id} ${status}`).join(', ')}, not ${p.expectStatus}]` : '');
+    const gate = (pass) => pass && !wrong.length;
+    rows.push(row(`req/s ${p.path}: Next / ours / ours+tracing`, `${p.next.rps} / ${p.ours.rps} / ${p.tracing.rps}`, '—', null));
+    rows.push(row(`p99 ms ${p.path}: Next / ours / ours+tracing`, `${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}`, '—', null));
+    rows.push(row(`ours/Next req/s ${p.path}${note}`, p.ratios.throughput, `≥ ${t.throughput}`, gate(p.ratios.throughput >= t.throughput)));
+    rows.push(row(`ours/Next p99 ${p.path}`, p.ratios.p99, `≤ ${t.p99}`, gate(p.ratios.p99 <= t.p99)));
+    rows.push(row(`ours+tracing/Next req/s ${p.path}`, p.ratios.tracingThroughput, `≥ ${t.tracingThroughput}`,
+      gate(p.ratios.tracingThroughput >= t.tracingThroughput)));
+    const socketErrors = p.next.socketErrors + p.ours.socketErrors + p.tracing.socketErrors;
+    if (socketErrors > 0) rows.push(row(`socket errors ${p.path} (all variants)`, `${socketErrors}`, '0', false));
+  }
+  rows.push(row('OTLP exports during ours+tracing runs', overhead.otlp.exportsDuringTracingRuns, '> 0', overhead.otlp.exportsDuringTracingRuns > 0));
+  return rows;
+}
+
+function serverMemoryRows(memory) {
+  const metric = 'RSS growth of ours, 50 000 random paths (MB)';
+  if (!memory) return [errorRow(metric, `< ${MEMORY_GROWTH_TARGET_MB}`)];
+  const { before, after, load } = memory;
+  const value = `${memory.growthMB} (${before.rssMB} → ${after.rssMB}; heap ${before.heapUsedMB} → ${after.heapUsedMB})` +
+    (load.errors ? ` [${load.errors} request errors]` : '');
+  return [row(metric, value, `< ${MEMORY_GROWTH_TARGET_MB}`, memory.growthMB < MEMORY_GROWTH_TARGET_MB && load.errors === 0)];
+}
+
+/** Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows. */
+export function buildRows({ throughput, js, lighthouse, serverOverhead, serverMemory }, stages) {
+  const ran = (name) => !stages || stages.has(name);
+  return [
+    ...(ran('throughput') ? throughputRows(throughput) : []),
+    ...(ran('js') ? jsRows(js) : []),
+    ...(ran('lighthouse') ? lighthouseRows(lighthouse) : []),
+    ...(ran('server-overhead') ? [...serverOverheadRows(serverOverhead), ...serverMemoryRows(serverMemory)] : []),
+  ];
 }
 
 export function printTable(rows) {

@@ -99,9 +99,13 @@ export function ensureBuild() {
   return { buildId: readFileSync(BUILD_ID, 'utf8').trim(), kind: describeBuild() };
 }
 
-/** Installs whatever is missing; throws (a crash) when a tool still cannot be found. */
-export function ensureTools() {
+/**
+ * Installs whatever is missing; throws (a crash) when a tool still cannot be found.
+ * `browser: false` (no Chromium stage selected by BENCH_ONLY) checks wrk only.
+ */
+export function ensureTools({ browser = true } = {}) {
   ensureWrk();
+  if (!browser) return;
   ensureChromium();
   ensureLighthouse();
 }

@@ -1,6 +1,5 @@
 // Small helpers shared by the benchmark modules.
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
 
 // The project's Chromium and its flags (headless mode is added by each caller).
 export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
@@ -60,17 +59,7 @@ export function runCapture(command, args, options = {}) {
 }
 
 /** A TCP port that is free on 127.0.0.1 right now (bind port 0, read it, release it). */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../lib/ports.mjs';
 
 /** Positive number from an environment variable, or the default. */
 export function envNumber(name, fallback) {

@@ -7,6 +7,23 @@ const FEATURES = ['prerendered', 'languages', 'accessible'] as const;
 const ROLLOUT_POINTS = ['zeroDowntime', 'nextClick', 'selfHealing'] as const;
 const OBSERVABILITY_POINTS = ['metrics', 'logs', 'traces'] as const;
 
+/** A titled section with an introduction and a list of short points. */
+function PointsSection({ id, title, text, children }: { id: string; title: string; text: string; children: string[] }) {
+  return (
+    <section id={id} className={styles.section} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.title}>
+        {title}
+      </h2>
+      <p className={styles.intro}>{text}</p>
+      <ul className={styles.points}>
+        {children.map((point) => (
+          <li key={point}>{point}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The sections of the home page that the menu items lead to. */
 export async function HomeSections({ locale }: { locale: Locale }) {
   const t = await getTranslator(locale, 'home');
@@ -26,28 +43,12 @@ export async function HomeSections({ locale }: { locale: Locale }) {
           ))}
         </ul>
       </section>
-      <section id="rollouts" className={styles.section} aria-labelledby="rollouts-title">
-        <h2 id="rollouts-title" className={styles.title}>
-          {t('rollouts.title')}
-        </h2>
-        <p className={styles.intro}>{t('rollouts.text')}</p>
-        <ul className={styles.points}>
-          {ROLLOUT_POINTS.map((point) => (
-            <li key={point}>{t(`rollouts.points.${point}`)}</li>
-          ))}
-        </ul>
-      </section>
-      <section id="observability" className={styles.section} aria-labelledby="observability-title">
-        <h2 id="observability-title" className={styles.title}>
-          {t('observability.title')}
-        </h2>
-        <p className={styles.intro}>{t('observability.text')}</p>
-        <ul className={styles.points}>
-          {OBSERVABILITY_POINTS.map((point) => (
-            <li key={point}>{t(`observability.points.${point}`)}</li>
-          ))}
-        </ul>
-      </section>
+      <PointsSection id="rollouts" title={t('rollouts.title')} text={t('rollouts.text')}>
+        {ROLLOUT_POINTS.map((point) => t(`rollouts.points.${point}`))}
+      </PointsSection>
+      <PointsSection id="observability" title={t('observability.title')} text={t('observability.text')}>
+        {OBSERVABILITY_POINTS.map((point) => t(`observability.points.${point}`))}
+      </PointsSection>
       <section id="languages" className={styles.section} aria-labelledby="languages-title">
         <h2 id="languages-title" className={styles.title}>
           {t('languages.title')}

@@ -1,18 +1,7 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../../scripts/lib/ports.mjs';
 import { ensureBuild, E2E_BUILD_ENV } from '../../../scripts/lib/build.mjs';
 import { startApp } from '../../../scripts/lib/app-server.mjs';
 import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Builds once (cached by source hash), starts the production server, and hands its URL to the tests. */
 export default async function globalSetup() {

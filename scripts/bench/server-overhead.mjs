@@ -1,0 +1,138 @@
+// The cost of our Node entry (src/server/main.ts) against Next's own standalone server.js
+// serving the same build, with wrk: (a) Next's server.js, (b) ours with metrics and info
+// logging, (c) ours with tracing too, exporting to a local OTLP/HTTP receiver.
+//
+// All three servers run at once and the two idle ones wait while one is measured: a start
+// per run would be 18 starts of Next, and an idle server costs almost nothing (ours samples
+// the event-loop delay for its metrics, and the tracing one has a 5 s export timer). Runs
+// alternate per path, Next, ours, ours+tracing, then ours+tracing, ours, Next, so that
+// drift on this shared machine falls on every variant; the better run of each counts.
+import { heading, log, loud, round } from './util.mjs';
+import { startNext, startOtlpReceiver, startOurs } from './bench-servers.mjs';
+import { runWrk } from './throughput.mjs';
+
+export const OVERHEAD_TARGETS = { throughput: 0.95, p99: 1.1, tracingThroughput: 0.85 };
+
+export const VARIANTS = [
+  { id: 'next', label: 'Next server.js' },
+  { id: 'ours', label: 'ours' },
+  { id: 'tracing', label: 'ours+tracing' },
+];
+
+/** `fromMemory`: our entry answers these with the prerendered HTML it holds, without Next. */
+const PATHS = [
+  { id: 'root', label: '/ (Accept-Language: en)', path: '/', headers: { 'Accept-Language': 'en' }, expectStatus: 200, fromMemory: true },
+  { id: 'ja', label: '/ja', path: '/ja', expectStatus: 200, fromMemory: true },
+  { id: 'not-found', label: '/no-such-page (404)', path: '/no-such-page', expectStatus: 404, fromMemory: false },
+];
+
+/** One request per server and path: a wrong status (a redirect, say) would be measured as if it were the page. */
+async function preflight(servers) {
+  const statuses = {};
+  for (const target of PATHS) {
+    statuses[target.id] = {};
+    for (const variant of VARIANTS) {
+      const response = await fetch(servers[variant.id].url + target.path, { headers: target.headers ?? {}, redirect: 'manual' });
+      await response.arrayBuffer();
+      statuses[target.id][variant.id] = response.status;
+    }
+    const seen = statuses[target.id];
+    const ok = VARIANTS.every((v) => seen[v.id] === target.expectStatus);
+    log(`  ${target.label.padEnd(26)} ${VARIANTS.map((v) => `${v.label} HTTP ${seen[v.id]}`).join(', ')}` +
+      (ok ? ' (as expected)' : ` EXPECTED ${target.expectStatus}`));
+    if (!ok) loud(`${target.path} does not answer ${target.expectStatus} on every server: its ratios do not compare the same page`);
+  }
+  return statuses;
+}
+
+const formatRun = (r) =>
+  `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  ` +
+  `non-2xx/3xx ${r.non_2xx_3xx}  socket errors ${r.socketErrors}`;
+
+/** The better run per metric: the most req/s, the lowest p99 (the runs themselves are kept too). */
+function best(runs) {
+  return {
+    rps: round(Math.max(...runs.map((r) => r.rps)), 0),
+    p99Ms: round(Math.min(...runs.map((r) => r.p99Ms)), 2),
+    p50Ms: round(Math.min(...runs.map((r) => r.p50Ms)), 2),
+    requests: runs.reduce((total, r) => total + r.requests, 0),
+    non2xx3xx: runs.reduce((total, r) => total + r.non_2xx_3xx, 0),
+    socketErrors: runs.reduce((total, r) => total + r.socketErrors, 0),
+    runs: runs.map((r) => ({ rps: round(r.rps, 0), p50Ms: round(r.p50Ms, 2), p99Ms: round(r.p99Ms, 2) })),
+  };
+}
+
+export async function measureServerOverhead({ durationS, warmupS }) {
+  heading("Server overhead: our entry vs Next's standalone server.js (wrk)");
+  log(`wrk: 2 threads, 10 connections, ${durationS} s per run (BENCH_DURATION_S), ${warmupS} s warm-up per server and path; ` +
+    'order Next, ours, ours+tracing, then reversed; the better run of each counts (most req/s, lowest p99).');
+  log("  Our entry answers / and /ja from memory (prerendered HTML); Next's server.js renders them through its cache,");
+  log('  so their ratios are far above 1. /no-such-page goes through Next in both: that is the overhead that matters.');
+  const receiver = await startOtlpReceiver();
+  const servers = {};
+  try {
+    servers.next = await startNext();
+    servers.ours = await startOurs();
+    servers.tracing = await startOurs({ name: 'ours+tracing', otlpEndpoint: receiver.endpoint });
+    log(`  Next ${servers.next.url} (pid ${servers.next.pid}), ours ${servers.ours.url} (pid ${servers.ours.pid}), ` +
+      `ours+tracing ${servers.tracing.url} (pid ${servers.tracing.pid}), OTLP receiver ${receiver.endpoint}`);
+    const statuses = await preflight(servers);
+
+    const order = [...VARIANTS, ...[...VARIANTS].reverse()];
+    const paths = [];
+    let tracingExports = 0;
+    for (const target of PATHS) {
+      for (const variant of VARIANTS) {
+        await runWrk(servers[variant.id].url + target.path, { durationS: warmupS, headers: target.headers });
+      }
+      const runs = Object.fromEntries(VARIANTS.map((v) => [v.id, []]));
+      for (const variant of order) {
+        const exportsBefore = receiver.stats.exports;
+        const result = await runWrk(servers[variant.id].url + target.path, { durationS, headers: target.headers });
+        runs[variant.id].push(result);
+        const exported = receiver.stats.exports - exportsBefore;
+        if (variant.id === 'tracing') tracingExports += exported;
+        log(`  ${target.label.padEnd(26)} ${variant.label.padEnd(15)} ${formatRun(result)}` +
+          (variant.id === 'tracing' ? `  OTLP exports ${exported}` : ''));
+      }
+      const byVariant = Object.fromEntries(VARIANTS.map((v) => [v.id, best(runs[v.id])]));
+      const { next, ours, tracing } = byVariant;
+      paths.push({
+        id: target.id,
+        label: target.label,
+        path: target.path,
+        expectStatus: target.expectStatus,
+        statuses: statuses[target.id],
+        oursFromMemory: target.fromMemory,
+        ...byVariant,
+        ratios: {
+          throughput: round(ours.rps / next.rps, 2),
+          p99: round(ours.p99Ms / next.p99Ms, 2),
+          tracingThroughput: round(tracing.rps / next.rps, 2),
+        },
+      });
+    }
+    log('');
+    log('  better runs:');
+    for (const p of paths) {
+      log(`  ${p.label.padEnd(26)} req/s Next ${p.next.rps}, ours ${p.ours.rps}, ours+tracing ${p.tracing.rps}; ` +
+        `p99 ms ${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}; ours/Next ${p.ratios.throughput}x req/s, ` +
+        `${p.ratios.p99}x p99; ours+tracing/Next ${p.ratios.tracingThroughput}x req/s`);
+    }
+    log(`  OTLP receiver: ${receiver.stats.exports} exports, ${(receiver.stats.bytes / 1048576).toFixed(1)} MiB in all ` +
+      `(${tracingExports} during the measured ours+tracing runs)`);
+    if (tracingExports === 0) loud('The tracing server exported nothing during its runs: ours+tracing did not measure tracing');
+    return {
+      durationS,
+      warmupS,
+      connections: 10,
+      threads: 2,
+      targets: OVERHEAD_TARGETS,
+      paths,
+      otlp: { ...receiver.stats, exportsDuringTracingRuns: tracingExports },
+    };
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+    await receiver.close();
+  }
+}
