@@ -36,6 +36,7 @@ ensureBrowser();
 
 const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
+outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
   run('unit tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
@@ -43,9 +44,9 @@ outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), 
 
 const unit = unitCounts();
 const e2e = e2eCounts();
-const typeFailures = outcomes[0] ? 0 : 1;
+const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + typeFailures;
-console.log(`\nunit ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check ${typeFailures ? 'failed' : 'ok'}`);
+console.log(`\nunit ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

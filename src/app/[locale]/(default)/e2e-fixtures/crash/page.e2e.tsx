@@ -1,4 +1,4 @@
-import { CrashButton } from '../../../../../../tests/fixtures/crash-button';
+import { CrashButton } from '@fixtures/crash-button';
 
 /**
  * Test builds only (see pageExtensions in next.config.js): `?mode=server`

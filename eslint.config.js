@@ -1,0 +1,51 @@
+// Lint: the one-way imports between the rooms of src/ (see the README's layout).
+import tseslint from 'typescript-eslint';
+
+const room = (name) => [`@/${name}/*`, `@/${name}`];
+
+/** Which rooms each room may not import. */
+const FORBIDDEN = {
+  shared: ['app', 'ui', 'i18n', 'freshness', 'server'],
+  i18n: ['app', 'ui', 'freshness', 'server'],
+  freshness: ['app', 'ui', 'i18n', 'server'],
+  ui: ['app', 'freshness', 'server'],
+  app: ['server'],
+};
+
+export default tseslint.config(
+  { ignores: ['.next/**', 'node_modules/**', 'bench-results/**', 'test-results/**', 'next-env.d.ts'] },
+  ...tseslint.configs.recommended,
+  ...Object.entries(FORBIDDEN).map(([name, forbidden]) => ({
+    files: [`src/${name}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: forbidden.flatMap(room), message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.` },
+            { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // The server may use the pure locale rules (routing, detection, namespaces),
+    // never what the site renders.
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: [...room('app'), ...room('ui'), ...room('freshness'), '@/i18n/server', '@/i18n/proxy', '@/i18n/client-messages'], message: 'src/server uses only shared and the pure locale rules of src/i18n.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/proxy.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' }] }] },
+  },
+);
