@@ -14,10 +14,20 @@ interface ShutdownParts {
   exit: (code: number) => void;
 }
 
+/** How often to close keep-alive connections that went idle since the last look. */
+const IDLE_SWEEP_MS = 250;
+
 function closed(server: Server, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
+    // A request in flight keeps its connection; once answered, the connection
+    // idles and must be closed too, or close() would wait for the timeout.
+    const sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const timer = setTimeout(() => {
+      clearInterval(sweeper);
+      resolve(false);
+    }, timeoutMs);
     server.close(() => {
+      clearInterval(sweeper);
       clearTimeout(timer);
       resolve(true);
     });

@@ -1,0 +1,99 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../support/http';
+import { startServer, type RunningServer } from '../support/server-process';
+
+/** A home page, a locale page, a 404 page rendered by Next, and a public file. */
+const DOCUMENTS: [string, number][] = [
+  ['/', 200],
+  ['/ja', 200],
+  ['/ja/nope', 404],
+  ['/robots.txt', 200],
+];
+
+function varyTokens(headers: IncomingHttpHeaders): string[] {
+  return String(headers.vary ?? '')
+    .split(',')
+    .map((token) => token.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+let server: RunningServer;
+let withHsts: RunningServer;
+
+beforeAll(async () => {
+  [server, withHsts] = await Promise.all([startServer(), startServer({ HSTS: 'true' })]);
+});
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), withHsts?.stop()]);
+});
+
+describe('security headers on documents', () => {
+  it.each(DOCUMENTS)('%s carries the hardening headers and no X-Powered-By', async (target, status) => {
+    const { status: actual, headers } = await request(`${server.url}${target}`);
+
+    expect(actual).toBe(status);
+    expect(headers['x-powered-by']).toBeUndefined();
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['referrer-policy']).toBeTruthy();
+    expect(headers['permissions-policy']).toBeTruthy();
+    const csp = String(headers['content-security-policy'] ?? '');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it.each(DOCUMENTS)('%s has no Strict-Transport-Security by default', async (target) => {
+    const { headers } = await request(`${server.url}${target}`);
+
+    expect(headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it.each(DOCUMENTS)('%s has Strict-Transport-Security with HSTS=true', async (target) => {
+    const { headers } = await request(`${withHsts.url}${target}`);
+
+    expect(headers['strict-transport-security']).toMatch(/max-age=\d{8,}/);
+  });
+
+  it('keeps nosniff on a build script, compressed or not', async () => {
+    const html = (await request(`${server.url}/ja`)).body;
+    const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+
+    const variants: Record<string, string>[] = [{}, { 'Accept-Encoding': 'br' }];
+    for (const headers of variants) {
+      const reply = await request(`${server.url}${script}`, { headers });
+      expect(reply.status).toBe(200);
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
+  it('answers a HEAD with the same headers as a GET', async () => {
+    const { headers } = await request(`${server.url}/ja`, { method: 'HEAD' });
+
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(String(headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('Vary on the root', () => {
+  it.each([
+    ['a page load', {}],
+    ['a compressed page load', { 'Accept-Encoding': 'br' }],
+    ['a visitor who prefers Japanese (redirected)', { 'Accept-Language': 'ja' }],
+    ['a router payload fetch (answered by Next)', { RSC: '1' }],
+  ])('/ varies on Cookie and Accept-Language for %s', async (_, headers) => {
+    const reply = await request(`${server.url}/`, { headers });
+
+    expect(varyTokens(reply.headers)).toEqual(expect.arrayContaining(['cookie', 'accept-language']));
+  });
+
+  it('/ja does not vary on Accept-Language: its language is in its path', async () => {
+    const reply = await request(`${server.url}/ja`);
+
+    expect(varyTokens(reply.headers)).not.toContain('accept-language');
+  });
+});
