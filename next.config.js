@@ -19,7 +19,7 @@ const nextConfig = {
   // The locale loader reads files by a computed path, which the tracer answers by
   // copying every JSON file of the project; the build copies locales/ itself.
   outputFileTracingExcludes: {
-    '/*': ['./bench-results/**', './test-results/**', './locales/**', './package-lock.json', './tsconfig*.json'],
+    '/*': ['./bench-results/**', './test-results/**', './test-reports/**', './locales/**', './package-lock.json', './tsconfig*.json'],
   },
   pageExtensions: withE2eFixtures ? ['tsx', 'ts', 'e2e.tsx'] : ['tsx', 'ts'],
   experimental: {

@@ -9,7 +9,7 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'test-reports/e2e-report.json' }]],
   use: {
     baseURL: process.env.MERIDIAN_E2E_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

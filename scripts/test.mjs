@@ -7,7 +7,8 @@ import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
 import { ensureBrowser } from './lib/system-deps.mjs';
 
-const RESULTS = path.join(ROOT, 'test-results');
+// Not test-results/: Playwright empties that folder when it starts.
+const RESULTS = path.join(ROOT, 'test-reports');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 function run(label, command, args) {
@@ -20,7 +21,9 @@ function unitCounts() {
   const file = path.join(RESULTS, 'unit-report.json');
   if (!existsSync(file)) return { passed: 0, failed: 1 };
   const report = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: report.numPassedTests, failed: report.numFailedTests + (report.success ? 0 : 0) };
+  // A file that fails to load fails no test but fails the run: count it.
+  const failed = report.numFailedTests || (report.success ? 0 : 1);
+  return { passed: report.numPassedTests, failed };
 }
 
 function e2eCounts() {
