@@ -3,7 +3,8 @@
 // memory readings. Unlike startApp (scripts/lib/app-server.mjs), which keeps all output,
 // these servers' stdout is read and thrown away once they are ready: our entry logs
 // one JSON line per request, and a pipe nobody drains would block it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import dns from 'node:dns/promises';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -49,7 +50,7 @@ async function waitForOk(url, timeoutMs = 60_000) {
 }
 
 /** Spawns `node <entry>` in the standalone folder; resolves once `readyPath` answers 200. */
-async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [] }) {
+async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], host = '127.0.0.1' }) {
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: STANDALONE,
     env: { ...cleanEnv(), NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
@@ -67,7 +68,7 @@ async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [] })
     throw new Error(`${name} exited with ${code ?? signal} before it was ready; its last output:\n${startup}`);
   });
   died.catch(() => {});
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   try {
     await Promise.race([waitForOk(url + readyPath), died]);
   } catch (error) {
@@ -88,22 +89,39 @@ async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [] })
   };
 }
 
-/** (a) Next's own standalone server.js: it serves .next/static and public/ from the standalone folder. */
-export async function startNext() {
-  return spawnServer({ name: "Next's server.js", entry: NEXT_ENTRY, port: await freePort(), env: {}, readyPath: '/robots.txt' });
+/**
+ * (a) Next's own standalone server.js: it serves .next/static and public/ from the standalone
+ * folder. HOSTNAME=localhost, not 127.0.0.1: Next resolves the proxy's rewrites against
+ * http://<HOSTNAME>:<PORT>, while the proxy's URLs name any loopback host "localhost", so with
+ * 127.0.0.1 every locale rewrite (/ -> /en, /no-such-page -> /en/no-such-page) looks
+ * external and is answered with a 308 to itself (src/server/next-app.ts passes
+ * hostname 'localhost' to Next for the same reason). localhost binds the loopback address
+ * dns.lookup gives first, which is where wrk is sent.
+ */
+export async function startNext({ nodeArgs } = {}) {
+  const { address, family } = await dns.lookup('localhost');
+  return spawnServer({
+    nodeArgs,
+    name: "Next's server.js",
+    entry: NEXT_ENTRY,
+    port: await freePort(),
+    env: { HOSTNAME: 'localhost' },
+    host: family === 6 ? `[${address}]` : address,
+    readyPath: '/robots.txt',
+  });
 }
 
 /**
  * (b) our entry, metrics and info logging on; (c) the same with tracing to `otlpEndpoint`.
  * SHUTDOWN_DELAY_MS=0 only shortens stop(); it plays no part in serving.
  */
-export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs } = {}) {
+export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env: extraEnv = {} } = {}) {
   const port = await freePort();
   let metricsPort = await freePort();
   while (metricsPort === port) metricsPort = await freePort();
   const env = { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' };
   if (otlpEndpoint) env.OTEL_EXPORTER_OTLP_ENDPOINT = otlpEndpoint;
-  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env, readyPath: '/readyz', nodeArgs });
+  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: { ...env, ...extraEnv }, readyPath: '/readyz', nodeArgs });
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
@@ -145,6 +163,14 @@ export function rssMiB(pid) {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
+}
+
+const CLOCK_TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
 }
 
 /** Values of unlabelled samples of a Prometheus text exposition, by metric name. */

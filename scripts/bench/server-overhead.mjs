@@ -7,8 +7,10 @@
 // the event-loop delay for its metrics, and the tracing one has a 5 s export timer). Runs
 // alternate per path, Next, ours, ours+tracing, then ours+tracing, ours, Next, so that
 // drift on this shared machine falls on every variant; the better run of each counts.
+// The server's CPU time per request (from /proc) is reported too: other tenants of the
+// machine move req/s a lot more than they move it.
 import { heading, log, loud, round } from './util.mjs';
-import { startNext, startOtlpReceiver, startOurs } from './bench-servers.mjs';
+import { cpuMs, startNext, startOtlpReceiver, startOurs } from './bench-servers.mjs';
 import { runWrk } from './throughput.mjs';
 
 export const OVERHEAD_TARGETS = { throughput: 0.95, p99: 1.1, tracingThroughput: 0.85 };
@@ -47,18 +49,24 @@ async function preflight(servers) {
 
 const formatRun = (r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  ` +
-  `non-2xx/3xx ${r.non_2xx_3xx}  socket errors ${r.socketErrors}`;
+  `CPU ${r.cpuMsPerRequest.toFixed(3)} ms/req  non-2xx/3xx ${r.non_2xx_3xx}  socket errors ${r.socketErrors}`;
 
-/** The better run per metric: the most req/s, the lowest p99 (the runs themselves are kept too). */
+/**
+ * The better run per metric: the most req/s, the lowest p99 (the runs themselves are kept too).
+ * With the mirrored order, a steady drift favours the variant at both ends (Next) when the best
+ * run is taken; the mean of a variant's two runs cancels such a drift, so it is reported beside.
+ */
 function best(runs) {
   return {
     rps: round(Math.max(...runs.map((r) => r.rps)), 0),
+    meanRps: round(runs.reduce((t, r) => t + r.rps, 0) / runs.length, 0),
     p99Ms: round(Math.min(...runs.map((r) => r.p99Ms)), 2),
     p50Ms: round(Math.min(...runs.map((r) => r.p50Ms)), 2),
+    cpuMsPerRequest: round(runs.reduce((t, r) => t + r.cpuMs, 0) / runs.reduce((t, r) => t + r.requests, 0), 3),
     requests: runs.reduce((total, r) => total + r.requests, 0),
     non2xx3xx: runs.reduce((total, r) => total + r.non_2xx_3xx, 0),
     socketErrors: runs.reduce((total, r) => total + r.socketErrors, 0),
-    runs: runs.map((r) => ({ rps: round(r.rps, 0), p50Ms: round(r.p50Ms, 2), p99Ms: round(r.p99Ms, 2) })),
+    runs: runs.map((r) => ({ rps: round(r.rps, 0), p50Ms: round(r.p50Ms, 2), p99Ms: round(r.p99Ms, 2), cpuMs: round(r.cpuMs, 0) })),
   };
 }
 
@@ -88,7 +96,10 @@ export async function measureServerOverhead({ durationS, warmupS }) {
       const runs = Object.fromEntries(VARIANTS.map((v) => [v.id, []]));
       for (const variant of order) {
         const exportsBefore = receiver.stats.exports;
+        const cpuBefore = cpuMs(servers[variant.id].pid);
         const result = await runWrk(servers[variant.id].url + target.path, { durationS, headers: target.headers });
+        result.cpuMs = cpuMs(servers[variant.id].pid) - cpuBefore;
+        result.cpuMsPerRequest = result.cpuMs / result.requests;
         runs[variant.id].push(result);
         const exported = receiver.stats.exports - exportsBefore;
         if (variant.id === 'tracing') tracingExports += exported;
@@ -109,6 +120,10 @@ export async function measureServerOverhead({ durationS, warmupS }) {
           throughput: round(ours.rps / next.rps, 2),
           p99: round(ours.p99Ms / next.p99Ms, 2),
           tracingThroughput: round(tracing.rps / next.rps, 2),
+          throughputOfMeans: round(ours.meanRps / next.meanRps, 2),
+          tracingThroughputOfMeans: round(tracing.meanRps / next.meanRps, 2),
+          cpuPerRequest: round(ours.cpuMsPerRequest / next.cpuMsPerRequest, 2),
+          tracingCpuPerRequest: round(tracing.cpuMsPerRequest / next.cpuMsPerRequest, 2),
         },
       });
     }
@@ -117,7 +132,9 @@ export async function measureServerOverhead({ durationS, warmupS }) {
     for (const p of paths) {
       log(`  ${p.label.padEnd(26)} req/s Next ${p.next.rps}, ours ${p.ours.rps}, ours+tracing ${p.tracing.rps}; ` +
         `p99 ms ${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}; ours/Next ${p.ratios.throughput}x req/s, ` +
-        `${p.ratios.p99}x p99; ours+tracing/Next ${p.ratios.tracingThroughput}x req/s`);
+        `${p.ratios.p99}x p99; ours+tracing/Next ${p.ratios.tracingThroughput}x req/s; ` +
+        `means of runs: ours/Next ${p.ratios.throughputOfMeans}x, ours+tracing/Next ${p.ratios.tracingThroughputOfMeans}x; ` +
+        `CPU ms/req ${p.next.cpuMsPerRequest} / ${p.ours.cpuMsPerRequest} / ${p.tracing.cpuMsPerRequest}`);
     }
     log(`  OTLP receiver: ${receiver.stats.exports} exports, ${(receiver.stats.bytes / 1048576).toFixed(1)} MiB in all ` +
       `(${tracingExports} during the measured ours+tracing runs)`);
