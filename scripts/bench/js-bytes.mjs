@@ -53,6 +53,8 @@ export async function measureFirstVisitJs(url) {
       })),
     );
     const documentRequest = [...requests.values()].find((r) => r.type === 'Document');
+    // The first visit: what arrived until the page settled, copied before waiting on.
+    const firstLoad = [...requests.values()].map((r) => ({ ...r }));
     // Code loaded on demand (Swiper comes a few seconds after the page settles)
     // is not part of the first load, but a visitor who stays downloads it too.
     const scriptWireBytes = () =>
@@ -62,7 +64,7 @@ export async function measureFirstVisitJs(url) {
     await context.close();
 
     const byUrl = new Map(timing.map((t) => [t.url, t]));
-    const scripts = [...requests.values()]
+    const scripts = firstLoad
       .filter((r) => r.type === 'Script' && r.encodedDataLength !== undefined)
       .map((r) => ({
         url: r.url,

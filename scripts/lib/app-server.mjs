@@ -9,18 +9,21 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** What `npm start` runs: our entry, compiled into the standalone output. */
 export const SERVER_ENTRY = '.next/standalone/meridian-server.cjs';
 
-/** Resolves once `url` answers, or rejects after `timeoutMs`. */
+/** Resolves once `url` answers 200, or rejects after `timeoutMs`. */
 export async function waitForHttp(url, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
+  let last;
   for (;;) {
     try {
       const response = await fetch(url, { redirect: 'manual' });
       await response.arrayBuffer();
-      return;
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}`;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`app-server: ${url} did not answer within ${timeoutMs} ms`, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      last = error;
     }
+    if (Date.now() > deadline) throw new Error(`app-server: ${url} was not ready within ${timeoutMs} ms`, { cause: last });
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -41,7 +44,7 @@ export async function startApp({ port, env = {}, cwd = ROOT }) {
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
   await Promise.race([
-    waitForHttp(`${url}/robots.txt`),
+    waitForHttp(`${url}/readyz`),
     exited.then(([code]) => {
       throw new Error(`app-server: exited with ${code} before answering:\n${output}`);
     }),
