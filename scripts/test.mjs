@@ -1,5 +1,6 @@
 // `npm test`: every suite, in order, on a fresh machine too. Installs what the
-// suites drive, type-checks, runs the unit tests, then the end-to-end tests
+// suites drive, type-checks and lints, runs the unit tests and the integration
+// tests (real server processes), then the end-to-end tests in Chromium, all
 // against one production build, and closes with one line of totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -41,7 +42,7 @@ const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
 outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
-  run('unit tests (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
+  run('unit and integration tests (vitest: tests/unit, tests/integration)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
@@ -50,6 +51,6 @@ const e2e = e2eCounts();
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + typeFailures;
-console.log(`\nunit ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`);
+console.log(`\nvitest ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);
