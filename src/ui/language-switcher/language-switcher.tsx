@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { usePathname } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
 import { LOCALES, NATIVE_NAMES, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
@@ -28,10 +28,19 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
     itemRefs.current[((index % count) + count) % count]?.focus();
   };
 
+  const pendingFocus = useRef<number | null>(null);
+
   const openMenu = (focusIndex = LOCALES.indexOf(locale)) => {
+    pendingFocus.current = focusIndex;
     setOpen(true);
-    requestAnimationFrame(() => focusItem(focusIndex));
   };
+
+  // Before the next key is handled: a keydown's update commits synchronously.
+  useLayoutEffect(() => {
+    if (!open || pendingFocus.current === null) return;
+    focusItem(pendingFocus.current);
+    pendingFocus.current = null;
+  });
 
   const closeMenu = (returnFocus: boolean) => {
     setOpen(false);
