@@ -43,12 +43,12 @@ export async function startApp({ port, env = {}, cwd = ROOT }) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  await Promise.race([
-    waitForHttp(`${url}/readyz`),
-    exited.then(([code]) => {
-      throw new Error(`app-server: exited with ${code} before answering:\n${output}`);
-    }),
-  ]);
+  const diedEarly = exited.then(([code]) => {
+    throw new Error(`app-server: exited with ${code} before answering:\n${output}`);
+  });
+  // Once ready, a later exit is expected (stop()): never an unhandled rejection.
+  diedEarly.catch(() => {});
+  await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]);
   return {
     url,
     output: () => output,

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, SERVER_ENTRY } from '../../../scripts/lib/app-server.mjs';
+import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../scripts/lib/app-server.mjs';
 import { freePort } from '../../../scripts/lib/ports.mjs';
 
 export { freePort };
@@ -64,17 +64,15 @@ export async function startServer(
     },
   };
   if (options.waitReady === false) return server;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}${stdout}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server not ready in 30 s: ${stderr}${stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const diedEarly = exited.then((code) => {
+    throw new Error(`server exited with ${code}`);
+  });
+  // Once ready, a later exit is expected (stop()): never an unhandled rejection.
+  diedEarly.catch(() => {});
+  await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]).catch((error: unknown) => {
+    throw new Error(`server not ready: ${String(error)}\n${stderr}${stdout}`);
+  });
+  return server;
 }
 
 /** The parsed JSON lines of a server's stdout; throws on any line that is not JSON. */
