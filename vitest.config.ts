@@ -23,6 +23,17 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // The deployment artefacts proven with real tools: a Docker engine, helm.
+        extends: true,
+        test: {
+          name: 'deployment',
+          include: ['tests/deployment/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 1_200_000,
+        },
+      },
     ],
   },
 });
