@@ -1,21 +1,9 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { LOCALE_COOKIE, localeCookieAttributes } from '@/shared/locale-cookie';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
-import { decideRoute } from './routing';
+import { decideRoute, isDocumentRequest } from './routing';
 
 const VARY_BY_LANGUAGE = 'Cookie, Accept-Language';
-
-/**
- * Only a real page load may change the visitor's language cookie; the router's
- * payload fetches and prefetches (which carry `RSC` or a prefetch purpose) never do.
- */
-export function isDocumentRequest(headers: Headers): boolean {
-  if (headers.has('rsc') || headers.has('next-router-prefetch')) return false;
-  const purpose = `${headers.get('purpose') ?? ''} ${headers.get('sec-purpose') ?? ''}`;
-  if (purpose.includes('prefetch')) return false;
-  const destination = headers.get('sec-fetch-dest');
-  return destination === null || destination === 'document';
-}
 
 function isHttps(request: NextRequest): boolean {
   return request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
@@ -34,7 +22,7 @@ export function localeProxy(request: NextRequest): NextResponse {
     pathname: request.nextUrl.pathname,
     cookie: request.cookies.get(LOCALE_COOKIE)?.value,
     acceptLanguage: request.headers.get('accept-language'),
-    isDocument: isDocumentRequest(request.headers),
+    isDocument: isDocumentRequest((name) => request.headers.get(name)),
   });
 
   if (decision.kind === 'pass') return NextResponse.next();

@@ -26,6 +26,22 @@ export type RoutingDecision =
     }
   | { kind: 'serve'; locale: Locale; internalPathname: string; variesByLanguage: boolean };
 
+/** Headers the App Router sends when it fetches a page's payload rather than the page. */
+const ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action'];
+
+/**
+ * A top-level page load, as opposed to a router payload fetch or any prefetch.
+ * Only a page load may change the visitor's language cookie or be answered
+ * with a page's HTML. `header` reads one request header by lower-case name.
+ */
+export function isDocumentRequest(header: (name: string) => string | null | undefined): boolean {
+  if (ROUTER_HEADERS.some((name) => header(name) != null)) return false;
+  const purpose = `${header('purpose') ?? ''} ${header('sec-purpose') ?? ''}`;
+  if (purpose.includes('prefetch')) return false;
+  const destination = header('sec-fetch-dest');
+  return destination == null || destination === 'document';
+}
+
 export function isPassthroughPath(pathname: string): boolean {
   if (PASSTHROUGH_EXACT.has(pathname)) return true;
   if (PASSTHROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true;

@@ -7,13 +7,16 @@ import { readBuildInfo } from './build-info';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import type { Readiness } from './health';
 import { createRequestListener } from './http/request-pipeline';
+import type { NotFoundPages } from './http/serve-not-found';
 import { createMetricsServer } from './metrics-server';
 import { loadNextHandler, type NextHandler } from './next-app';
 import { routeConsoleToLogger } from './observability/console-to-logger';
 import { createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
-import { loadPrerenderedPages } from './prerendered-pages';
+import { renderNotFoundTemplates } from './pages/not-found-templates';
+import { loadPageRoutes } from './pages/page-routes';
+import { loadPrerenderedPages } from './pages/prerendered-pages';
 import { loadCompressedAssets } from './static-assets';
 import { installFatalHandlers, installShutdown } from './shutdown';
 import { createRateLimiter } from './telemetry/rate-limit';
@@ -52,6 +55,7 @@ async function main(config: ServerConfig): Promise<void> {
 
   const readiness: Readiness = { nextReady: false, draining: false };
   let nextHandler: NextHandler | null = null;
+  const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
   const publicServer = createServer(
     { keepAliveTimeout: config.keepAliveTimeoutMs, headersTimeout: config.keepAliveTimeoutMs + 1000 },
     createRequestListener({
@@ -63,6 +67,7 @@ async function main(config: ServerConfig): Promise<void> {
       assets: loadCompressedAssets(dir),
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
+      notFoundPages,
       next: () => nextHandler,
     }),
   );
@@ -71,7 +76,9 @@ async function main(config: ServerConfig): Promise<void> {
   await listen(metricsServer, config.metricsPort, config.hostname);
   installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, exit });
 
-  nextHandler = await loadNextHandler({ dir, port: config.port });
+  const next = await loadNextHandler({ dir, port: config.port });
+  notFoundPages.templates = await renderNotFoundTemplates(next, { publicPort: config.port, logger });
+  nextHandler = next;
   readiness.nextReady = true;
   logger.info(
     {
@@ -81,6 +88,7 @@ async function main(config: ServerConfig): Promise<void> {
       port: config.port,
       metrics_port: config.metricsPort,
       tracing: config.tracing.enabled,
+      not_found_templates: [...notFoundPages.templates.keys()],
     },
     'Meridian ready',
   );

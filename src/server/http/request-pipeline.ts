@@ -8,13 +8,15 @@ import type { NextHandler } from '../next-app';
 import type { Metrics } from '../observability/metrics';
 import { methodLabel, routeLabel, statusLabel } from '../observability/route-label';
 import { endServerSpan, startServerSpan, type ServerSpan } from '../observability/server-span';
-import type { PrerenderedPage } from '../prerendered-pages';
+import type { PrerenderedPage } from '../pages/prerendered-pages';
 import type { CompressedAsset } from '../static-assets';
 import { handleTelemetry } from '../telemetry/telemetry-endpoint';
 import { clientAddressOf, schemeOf } from './client-address';
 import { requestIdOf } from './request-id';
 import { splitTarget } from './request-target';
 import { setSecurityHeaders } from './security-headers';
+import { pageLoadOf } from './page-load';
+import { serveNotFound, type NotFoundPages } from './serve-not-found';
 import { servePrerendered } from './serve-prerendered';
 import { serveStaticAsset } from './serve-static-asset';
 import { varyOn } from './vary';
@@ -26,6 +28,8 @@ export interface PipelineDeps {
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
   assets: Map<string, CompressedAsset>;
+  /** Filled in once Next has rendered the templates; empty until then. */
+  notFoundPages: NotFoundPages;
   readiness: Readiness;
   limiter: { take(address: string): boolean };
   /** Next's handler, once prepared. */
@@ -68,7 +72,8 @@ function countBytes(res: ServerResponse): () => number {
 
 /**
  * Every request on the public port: an id, security headers, health, client
- * telemetry, brotli build assets and prerendered pages from memory, then Next. Each request is timed,
+ * telemetry, brotli build assets, prerendered pages and not-found pages from
+ * memory, then Next. Each request is timed,
  * counted by route template, traced when tracing is on, and logged once.
  */
 export function createRequestListener(deps: PipelineDeps) {
@@ -82,7 +87,9 @@ export function createRequestListener(deps: PipelineDeps) {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
     if (serveStaticAsset(req, res, pathname, deps.assets)) return;
-    if (servePrerendered(req, res, deps.pages)) return;
+    const load = pageLoadOf(req);
+    if (load && servePrerendered(req, res, load, deps.pages)) return;
+    if (load && serveNotFound(req, res, load, deps.notFoundPages)) return;
     const handle = deps.next();
     if (!handle) return plain(res, 503, 'starting');
     if (pathname === '/') varyOn(res, ROOT_VARY);

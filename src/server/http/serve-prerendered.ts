@@ -1,27 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decideRoute } from '@/i18n/routing';
-import { LOCALE_COOKIE } from '@/shared/locale-cookie';
-import type { PrerenderedPage } from '../prerendered-pages';
-import { splitTarget } from './request-target';
-
-/** The App Router answers the same URL with HTML or a router payload, by these headers. */
-const ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action'];
-const ROUTER_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch';
-
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
-  }
-  return undefined;
-}
-
-function isDocumentRequest(req: IncomingMessage, search: URLSearchParams): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  if (search.has('_rsc')) return false;
-  return ROUTER_HEADERS.every((header) => req.headers[header] === undefined);
-}
+import type { PrerenderedPage } from '../pages/prerendered-pages';
+import type { PageLoad } from './page-load';
+import { ROUTER_VARY } from './vary';
 
 function pickEncoding(acceptEncoding: string | undefined): 'brotli' | 'gzip' | 'identity' {
   const accepted = (acceptEncoding ?? '').toLowerCase();
@@ -31,21 +11,16 @@ function pickEncoding(acceptEncoding: string | undefined): 'brotli' | 'gzip' | '
 }
 
 /**
- * Answers a page load of a prerendered page from memory, with the same locale
- * decision as the proxy (src/i18n/routing.ts), so no request reaches React once
- * the site is built. Returns false for anything else, which Next then handles.
+ * Answers a page load of a prerendered page from memory, so no request reaches
+ * React once the site is built. Returns false for anything else.
  */
-export function servePrerendered(req: IncomingMessage, res: ServerResponse, pages: Map<string, PrerenderedPage>): boolean {
-  const { pathname, search } = splitTarget(req.url);
-  if (!isDocumentRequest(req, search)) return false;
-  const decision = decideRoute({
-    pathname,
-    cookie: cookieValue(req.headers.cookie, LOCALE_COOKIE),
-    acceptLanguage: req.headers['accept-language'] ?? null,
-    isDocument: true,
-  });
-  if (decision.kind !== 'serve') return false;
-  const page = pages.get(decision.internalPathname);
+export function servePrerendered(
+  req: IncomingMessage,
+  res: ServerResponse,
+  load: PageLoad,
+  pages: Map<string, PrerenderedPage>,
+): boolean {
+  const page = pages.get(load.decision.internalPathname);
   if (!page) return false;
 
   const encoding = pickEncoding(req.headers['accept-encoding']);
@@ -53,7 +28,7 @@ export function servePrerendered(req: IncomingMessage, res: ServerResponse, page
   // Revalidate on every visit: a new build's HTML must never wait behind a cache.
   res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
   res.setHeader('ETag', page.etag);
-  res.setHeader('Vary', `${ROUTER_VARY}, Accept-Encoding${decision.variesByLanguage ? ', Cookie, Accept-Language' : ''}`);
+  res.setHeader('Vary', `${ROUTER_VARY}, Accept-Encoding${load.decision.variesByLanguage ? ', Cookie, Accept-Language' : ''}`);
   if (req.headers['if-none-match'] === page.etag) {
     res.statusCode = 304;
     res.end();

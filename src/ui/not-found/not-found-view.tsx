@@ -1,7 +1,7 @@
 import { getTranslator } from '@/i18n/server';
 import { localizedPath, type Locale } from '@/shared/locales';
 import { ErrorView, errorViewStyles } from '@/ui/error-view/error-view';
-import { displayedPath } from './displayed-path';
+import { displayedPath } from '@/shared/displayed-path';
 
 /** "Page Not Found" with the path the visitor asked for and a way home, all in the server HTML. */
 export async function NotFoundView({ locale, requestedPath }: { locale: Locale; requestedPath: string }) {

@@ -67,7 +67,8 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports a server span per request, continuing traceparent, with Next’s spans beneath it and its ids in the access log', async () => {
     const server = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: '100' });
-    const reply = await request(`${server.url}/ja/nope`, { headers: { traceparent: TRACEPARENT, 'X-Request-Id': 'traced-404' } });
+    // A query takes the not-found page past its template, so Next renders it.
+    const reply = await request(`${server.url}/ja/nope?from=test`, { headers: { traceparent: TRACEPARENT, 'X-Request-Id': 'traced-404' } });
     expect(reply.status).toBe(404);
 
     const ours = await eventually(() => {
@@ -100,6 +101,19 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(nested.every((span) => span.traceId === TRACE_ID)).toBe(true);
 
     expect(await accessLine(server, 'traced-404')).toMatchObject({ trace_id: TRACE_ID, span_id: ours.spanId });
+  });
+
+  it('answers a not-found page load from its template: our span only, no rendering by Next', async () => {
+    const server = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    expect((await request(`${server.url}/ja/nope`, { headers: { 'X-Request-Id': 'template-404' } })).status).toBe(404);
+    expect((await request(`${server.url}/ja/nope?x=1`, { headers: { 'X-Request-Id': 'rendered-404' } })).status).toBe(404);
+    const fromTemplate = await accessLine(server, 'template-404');
+    const rendered = await accessLine(server, 'rendered-404');
+
+    // Spans leave in order; once the later request's Next spans have arrived, the earlier one's would have too.
+    await eventually(() => expect(spans().some((span) => span.scope === 'next.js' && span.traceId === rendered.trace_id)).toBe(true));
+    const templateSpans = spans().filter((span) => span.traceId === fromTemplate.trace_id);
+    expect(templateSpans.map((span) => `${span.scope} ${span.name}`)).toEqual(['meridian-server GET not_found']);
   });
 
   it('starts a new trace when no traceparent is sent', async () => {

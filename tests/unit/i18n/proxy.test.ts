@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NextRequest } from 'next/server';
-import { isDocumentRequest, localeProxy } from '@/i18n/proxy';
+import { localeProxy } from '@/i18n/proxy';
 
 function run(path: string, headers: Record<string, string> = {}) {
   return localeProxy(new NextRequest(`http://localhost${path}`, { headers }));
@@ -9,23 +9,6 @@ function run(path: string, headers: Record<string, string> = {}) {
 function setCookies(response: Response): string[] {
   return response.headers.getSetCookie();
 }
-
-describe('isDocumentRequest', () => {
-  it.each<[Record<string, string>, boolean]>([
-    [{}, true],
-    [{ accept: 'text/html' }, true],
-    [{ 'sec-fetch-dest': 'document' }, true],
-    [{ 'sec-fetch-dest': 'empty' }, false],
-    [{ 'sec-fetch-dest': 'iframe' }, false],
-    [{ RSC: '1' }, false],
-    [{ 'Next-Router-Prefetch': '1' }, false],
-    [{ Purpose: 'prefetch' }, false],
-    [{ 'Sec-Purpose': 'prefetch;prerender' }, false],
-    [{ 'Sec-Purpose': 'prefetch', 'sec-fetch-dest': 'document' }, false],
-  ])('%j → %s', (headers, expected) => {
-    expect(isDocumentRequest(new Headers(headers))).toBe(expected);
-  });
-});
 
 describe('localeProxy: the root redirect', () => {
   it('redirects / to /ja and remembers the choice', () => {

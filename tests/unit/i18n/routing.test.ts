@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRoute, isPassthroughPath, type RoutingRequest } from '@/i18n/routing';
+import { decideRoute, isDocumentRequest, isPassthroughPath, type RoutingRequest } from '@/i18n/routing';
 
 function route(pathname: string, overrides: Partial<Omit<RoutingRequest, 'pathname'>> = {}) {
   return decideRoute({ pathname, cookie: undefined, acceptLanguage: null, isDocument: true, ...overrides });
@@ -184,5 +184,26 @@ describe('decideRoute: hostile paths', () => {
   it('decides on a 10 000-character path under /en', () => {
     const decision = route(`/en/${'/'.repeat(5000)}${'b'.repeat(4996)}`);
     expect(decision).toMatchObject({ kind: 'redirect', status: 308, pathname: `/${'b'.repeat(4996)}` });
+  });
+});
+
+describe('isDocumentRequest', () => {
+  it.each<[Record<string, string>, boolean]>([
+    [{}, true],
+    [{ accept: 'text/html' }, true],
+    [{ 'sec-fetch-dest': 'document' }, true],
+    [{ 'sec-fetch-dest': 'empty' }, false],
+    [{ 'sec-fetch-dest': 'iframe' }, false],
+    [{ RSC: '1' }, false],
+    [{ 'Next-Router-Prefetch': '1' }, false],
+    [{ Purpose: 'prefetch' }, false],
+    [{ 'Sec-Purpose': 'prefetch;prerender' }, false],
+    [{ 'Sec-Purpose': 'prefetch', 'sec-fetch-dest': 'document' }, false],
+    [{ 'Next-Router-State-Tree': '%5B%5D' }, false],
+    [{ 'Next-Router-Segment-Prefetch': '/_tree' }, false],
+    [{ 'Next-Action': 'abc' }, false],
+  ])('%j → %s', (headers, expected) => {
+    const request = new Headers(headers);
+    expect(isDocumentRequest((name) => request.get(name))).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayedPath } from '@/ui/not-found/displayed-path';
+import { displayedPath } from '@/shared/displayed-path';
 
 describe('displayedPath', () => {
   it.each([

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, waitForHttp } from '../../../scripts/lib/app-server.mjs';
+import { logLine, request } from '../support/http';
+import { freePort, startServer, type RunningServer } from '../support/server-process';
+
+/**
+ * Our entry answers not-found page loads from a template it had Next render at
+ * start-up. Next's own server.js, on the same build, renders every one: the two
+ * must send the same page. Payload rows may stream in any order, so they are
+ * compared as sets.
+ */
+function comparable(html: string): { markup: string; payloadRows: string[] } {
+  const payload: string[] = [];
+  const markup = html.replace(/<script>self\.__next_f\.push\(\[1,"(.*?)"\]\)<\/script>/g, (_, chunk: string) => {
+    payload.push(chunk);
+    return '';
+  });
+  return { markup, payloadRows: payload.join('').split('\\n').sort() };
+}
+
+let ours: RunningServer;
+let next: ChildProcess;
+let nextUrl: string;
+
+beforeAll(async () => {
+  ours = await startServer();
+  const port = await freePort();
+  // Next's server.js must believe it is "localhost", or it reads the locale rewrites as external.
+  next = spawn(process.execPath, [path.join(ROOT, '.next', 'standalone', 'server.js')], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), HOSTNAME: 'localhost' },
+    stdio: 'ignore',
+  });
+  nextUrl = `http://localhost:${port}`;
+  await waitForHttp(`${nextUrl}/robots.txt`);
+});
+
+afterAll(async () => {
+  next?.kill();
+  await ours?.stop();
+});
+
+describe('not-found pages from a template', () => {
+  it('has a template for every locale', async () => {
+    const ready = await logLine(ours, (line) => line.msg === 'Meridian ready');
+    expect(ready.not_found_templates).toEqual(['en', 'zh-CN', 'ja']);
+  });
+
+  it.each([
+    '/nope',
+    '/a/b/c/d',
+    '/ja/nope',
+    '/zh-CN/nope/deeper',
+    "/zh-CN/a&b'c:d@e;f=g",
+    '/ja/%E6%97%A5%E6%9C%AC%E8%AA%9E',
+    '/%3Cscript%3Ealert(1)%3C/script%3E',
+    '/ja/x%22y%27z%3E',
+    '/%E2%80%A8%E2%80%A9',
+    '/%zz-malformed',
+    `/${'long'.repeat(80)}`,
+    '/ja/e2e-fixtures',
+    '/wp-admin/install.php%00',
+  ])('%s: the same page as Next renders', async (pathname) => {
+    const headers = { 'accept-encoding': 'identity' };
+    const [fromTemplate, rendered] = await Promise.all([
+      request(`${ours.url}${pathname}`, { headers }),
+      request(`${nextUrl}${pathname}`, { headers }),
+    ]);
+    expect(fromTemplate.status).toBe(404);
+    expect(rendered.status).toBe(404);
+    expect(fromTemplate.headers['content-type']).toBe(rendered.headers['content-type']);
+    expect(fromTemplate.headers['cache-control']).toBe(rendered.headers['cache-control']);
+    expect(comparable(fromTemplate.body)).toEqual(comparable(rendered.body));
+  });
+
+  it('answers HEAD with the headers only', async () => {
+    const reply = await request(`${ours.url}/ja/nope`, { method: 'HEAD' });
+    expect(reply.status).toBe(404);
+    expect(Number(reply.headers['content-length'])).toBeGreaterThan(1000);
+    expect(reply.body).toBe('');
+  });
+});
