@@ -1,4 +1,5 @@
 // @ts-check
+import { resolveBuildId } from './scripts/lib/build-id.mjs';
 
 /**
  * Test builds (MERIDIAN_E2E_FIXTURES=true) also route `*.e2e.tsx` pages: fixtures
@@ -6,8 +7,16 @@
  */
 const withE2eFixtures = process.env.MERIDIAN_E2E_FIXTURES === 'true';
 
+/** BUILD_ID, else the commit: decided once here, for Next and for the page's own code. */
+const buildId = resolveBuildId(process.env, import.meta.dirname);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // The build id (BUILD_ID, else the commit): asset URLs carry it, and a router
+  // payload from another build makes Next load the page in full.
+  deploymentId: buildId,
+  // The browser compares this with builds/latest.json (src/freshness).
+  env: { NEXT_PUBLIC_BUILD_ID: buildId },
   poweredByHeader: false,
   // The build checks the app's types only; `npm test` checks tests and scripts too.
   typescript: { tsconfigPath: 'tsconfig.build.json' },

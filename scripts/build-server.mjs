@@ -1,33 +1,27 @@
 // Second half of `npm run build`: compiles our Node entry (src/server) into the
 // standalone output and puts beside it what Next's file tracing leaves out.
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './lib/app-server.mjs';
+import { gitRevision } from './lib/build-id.mjs';
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 
-function gitRevision() {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
+/** The id next.config.js gave this build (Next's deploymentId), as Next recorded it. */
+function builtDeploymentId() {
+  const { config } = JSON.parse(readFileSync(path.join(ROOT, '.next', 'required-server-files.json'), 'utf8'));
+  if (typeof config.deploymentId !== 'string' || !config.deploymentId) {
+    throw new Error('build-server: the build has no deploymentId; next.config.js sets it from BUILD_ID');
   }
+  return config.deploymentId;
 }
 
-/** BUILD_ID from the environment (CI passes the image tag), else the short commit, else the time. */
 function buildInfo() {
-  const revision = gitRevision();
-  const builtAt = Date.now();
-  const fallbackId = revision === 'unknown' ? `t${builtAt}` : revision.slice(0, 12);
-  const buildId = process.env.BUILD_ID?.trim() || fallbackId;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(buildId)) {
-    throw new Error(`build-server: BUILD_ID="${buildId}" must be 1-64 letters, digits, dots, dashes or underscores`);
-  }
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return { buildId, version, revision, builtAt };
+  return { buildId: builtDeploymentId(), version, revision: gitRevision(ROOT), builtAt: Date.now() };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
@@ -67,6 +61,47 @@ for (const entry of readdirSync(path.join(STANDALONE, '.next', 'static'), { recu
   compressed += 1;
 }
 
-writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(buildInfo(), null, 2)}\n`);
+/** The internal paths of the pages `next build` prerendered (`/en`, `/ja`, ...). */
+function prerenderedPaths() {
+  const { routes } = JSON.parse(readFileSync(path.join(ROOT, '.next', 'prerender-manifest.json'), 'utf8'));
+  return Object.entries(routes)
+    .filter(([route, entry]) => entry.routeType === 'page' && (entry.initialStatus ?? 200) === 200 && !route.startsWith('/_'))
+    .map(([route]) => route);
+}
 
-console.log(`build-server: wrote .next/standalone/meridian-server.cjs, build-info.json, static files (${compressed} with brotli copies), public/ and locales/`);
+/**
+ * builds/latest.json and builds/meta/<id>.json, which the server serves as
+ * they are. The manifest's shape lives in src/freshness/route-manifest.ts,
+ * compiled here for the one call.
+ */
+async function writeBuildFiles(info) {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'meridian-build-files-'));
+  try {
+    const compiled = path.join(scratch, 'route-manifest.mjs');
+    await build({
+      entryPoints: [path.join(ROOT, 'src/freshness/route-manifest.ts')],
+      outfile: compiled,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      alias: { '@': path.join(ROOT, 'src') },
+      logLevel: 'warning',
+    });
+    const { routeManifest } = await import(compiled);
+    const latest = { id: info.buildId, timestamp: info.builtAt };
+    const buildsDir = path.join(STANDALONE, 'builds');
+    rmSync(buildsDir, { recursive: true, force: true });
+    mkdirSync(path.join(buildsDir, 'meta'), { recursive: true });
+    writeFileSync(path.join(buildsDir, 'latest.json'), JSON.stringify(latest));
+    writeFileSync(path.join(buildsDir, 'meta', `${info.buildId}.json`), JSON.stringify(routeManifest(latest, prerenderedPaths())));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const info = buildInfo();
+writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
+await writeBuildFiles(info);
+
+console.log(`build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, build-info.json, builds/, ` +
+  `static files (${compressed} with brotli copies), public/ and locales/`);

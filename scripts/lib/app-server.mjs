@@ -28,12 +28,13 @@ export async function waitForHttp(url, timeoutMs = 30_000) {
 }
 
 /**
- * Runs the production server (our entry) of the current build on `port`.
- * Returns its base URL, its output so far, and a stop() that waits for exit.
- * @param {{ port: number, env?: Record<string, string>, cwd?: string }} options
+ * Runs the production server (our entry) of the current build, or of the build
+ * whose entry is given, on `port`. Returns its base URL, its output so far, and
+ * a stop() that waits for exit.
+ * @param {{ port: number, env?: Record<string, string>, cwd?: string, entry?: string }} options
  */
-export async function startApp({ port, env = {}, cwd = ROOT }) {
-  const child = spawn(process.execPath, [path.join(ROOT, SERVER_ENTRY)], {
+export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY) }) {
+  const child = spawn(process.execPath, [entry], {
     cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
 // build is kept beside it, and an unchanged tree reuses the build.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from './app-server.mjs';
 
@@ -58,5 +58,41 @@ export function ensureBuild(env = {}) {
   writeFileSync(HASH_FILE, wanted);
 }
 
-/** The build the end-to-end tests run: production, plus the error-page fixtures. */
-export const E2E_BUILD_ENV = { MERIDIAN_E2E_FIXTURES: 'true' };
+/** The build the tests run: production, plus the error-page fixtures, as build "e2e-a". */
+export const E2E_BUILD_ENV = { MERIDIAN_E2E_FIXTURES: 'true', BUILD_ID: 'e2e-a' };
+/** The same sources as another build, "e2e-b": what a rollout replaces the first with. */
+export const NEXT_BUILD_ENV = { MERIDIAN_E2E_FIXTURES: 'true', BUILD_ID: 'e2e-b' };
+
+const BUILD_COPIES = path.join(ROOT, 'node_modules', '.cache', 'meridian-builds');
+
+/**
+ * A standalone build made with `env`, kept outside `.next` (which it passes
+ * through) and reused while the sources and env are unchanged. Returns the path
+ * of its server entry.
+ */
+export function ensureBuildCopy(name, env) {
+  const dir = path.join(BUILD_COPIES, name);
+  const hashFile = path.join(dir, 'meridian-source-hash');
+  const wanted = sourceHash(env);
+  const entry = path.join(dir, path.basename(SERVER_ENTRY));
+  if (existsSync(hashFile) && readFileSync(hashFile, 'utf8') === wanted && existsSync(entry)) {
+    console.log(`build: ${name} unchanged, reusing ${path.relative(ROOT, dir)}`);
+    return entry;
+  }
+  ensureBuild(env);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(BUILD_COPIES, { recursive: true });
+  cpSync(path.join(ROOT, '.next', 'standalone'), dir, { recursive: true, verbatimSymlinks: true });
+  writeFileSync(hashFile, wanted);
+  return entry;
+}
+
+/**
+ * Every build the suites use, the copy first so that `.next` ends as the main
+ * test build: two builds on a fresh machine, none while nothing changed.
+ */
+export function ensureTestBuilds() {
+  const nextBuild = ensureBuildCopy('e2e-b', NEXT_BUILD_ENV);
+  ensureBuild(E2E_BUILD_ENV);
+  return { nextBuild };
+}

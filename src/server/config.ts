@@ -32,6 +32,7 @@ const schema = z.object({
   TRUST_PROXY: flag(false),
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
+  BUILD_POLL_INTERVAL_MS: integer(1000, 86_400_000, 60_000),
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
@@ -50,6 +51,8 @@ export interface ServerConfig {
   readonly trustProxy: boolean;
   readonly hsts: boolean;
   readonly telemetryRateLimitPerMinute: number;
+  /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
+  readonly buildPollIntervalMs: number;
   readonly tracing: { readonly enabled: boolean; readonly serviceName: string };
 }
 
@@ -85,6 +88,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     trustProxy: values.TRUST_PROXY,
     hsts: values.HSTS,
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
+    buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
     tracing: Object.freeze({
       enabled:
         !values.OTEL_SDK_DISABLED &&

@@ -4,6 +4,7 @@ import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
 import { installObservability } from '@/shared/observability';
 import { readBuildInfo } from './build-info';
+import { loadBuildFiles } from './builds/build-files';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import type { Readiness } from './health';
 import { createRequestListener } from './http/request-pipeline';
@@ -17,7 +18,7 @@ import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './pages/not-found-templates';
 import { loadPageRoutes } from './pages/page-routes';
 import { loadPrerenderedPages } from './pages/prerendered-pages';
-import { loadCompressedAssets } from './static-assets';
+import { loadStaticAssets } from './static-assets';
 import { installFatalHandlers, installShutdown } from './shutdown';
 import { createRateLimiter } from './telemetry/rate-limit';
 
@@ -64,7 +65,8 @@ async function main(config: ServerConfig): Promise<void> {
       logger,
       metrics,
       pages: loadPrerenderedPages(dir),
-      assets: loadCompressedAssets(dir),
+      assets: loadStaticAssets(dir),
+      buildFiles: loadBuildFiles(dir),
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       notFoundPages,

@@ -6,26 +6,34 @@ export interface CompressedAsset {
   contentType: string;
 }
 
+export interface StaticAssets {
+  /** Every file of `.next/static` by URL path (`/_next/static/chunks/x.js`). */
+  paths: ReadonlySet<string>;
+  /** The brotli copies the build wrote beside its scripts and styles, by the original's URL path. */
+  compressed: ReadonlyMap<string, CompressedAsset>;
+}
+
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=UTF-8',
   '.css': 'text/css; charset=UTF-8',
 };
 
-/**
- * The brotli copies the build wrote beside `.next/static` scripts and styles,
- * keyed by URL path (`/_next/static/chunks/x.js`), read once at start-up.
- */
-export function loadCompressedAssets(dir: string): Map<string, CompressedAsset> {
+/** This build's static files, listed and their brotli copies read once at start-up. */
+export function loadStaticAssets(dir: string): StaticAssets {
   const staticDir = path.join(dir, '.next', 'static');
-  const assets = new Map<string, CompressedAsset>();
+  const urlPathOf = (file: string) => `/_next/static/${path.relative(staticDir, file).split(path.sep).join('/')}`;
+  const paths = new Set<string>();
+  const compressed = new Map<string, CompressedAsset>();
   for (const entry of readdirSync(staticDir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.br')) continue;
+    if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
+    if (!entry.name.endsWith('.br')) {
+      paths.add(urlPathOf(file));
+      continue;
+    }
     const original = file.slice(0, -'.br'.length);
     const contentType = CONTENT_TYPES[path.extname(original)];
-    if (!contentType) continue;
-    const urlPath = `/_next/static/${path.relative(staticDir, original).split(path.sep).join('/')}`;
-    assets.set(urlPath, { brotli: readFileSync(file), contentType });
+    if (contentType) compressed.set(urlPathOf(original), { brotli: readFileSync(file), contentType });
   }
-  return assets;
+  return { paths, compressed };
 }

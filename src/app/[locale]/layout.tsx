@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
+import { BuildFreshness } from '@/freshness/build-freshness';
 import { ClientMessagesProvider } from '@/i18n/client-messages';
 import { getClientMessages } from '@/i18n/server';
 import { isLocale, LOCALES } from '@/shared/locales';
@@ -43,6 +44,7 @@ export default async function LocaleLayout({
         <ClientMessagesProvider locale={locale} messages={messages}>
           <NavigationFeedback />
           <WebVitalsReporter locale={locale} />
+          <BuildFreshness locale={locale} />
           {children}
         </ClientMessagesProvider>
       </body>

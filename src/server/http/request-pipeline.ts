@@ -9,7 +9,8 @@ import type { Metrics } from '../observability/metrics';
 import { methodLabel, routeLabel, statusLabel } from '../observability/route-label';
 import { endServerSpan, startServerSpan, type ServerSpan } from '../observability/server-span';
 import type { PrerenderedPage } from '../pages/prerendered-pages';
-import type { CompressedAsset } from '../static-assets';
+import type { BuildFiles } from '../builds/build-files';
+import type { StaticAssets } from '../static-assets';
 import { handleTelemetry } from '../telemetry/telemetry-endpoint';
 import { clientAddressOf, schemeOf } from './client-address';
 import { requestIdOf } from './request-id';
@@ -18,6 +19,7 @@ import { setSecurityHeaders } from './security-headers';
 import { pageLoadOf } from './page-load';
 import { serveNotFound, type NotFoundPages } from './serve-not-found';
 import { servePrerendered } from './serve-prerendered';
+import { serveBuilds } from './serve-builds';
 import { serveStaticAsset } from './serve-static-asset';
 import { varyOn } from './vary';
 
@@ -27,7 +29,8 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
-  assets: Map<string, CompressedAsset>;
+  assets: StaticAssets;
+  buildFiles: BuildFiles;
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
   readiness: Readiness;
@@ -72,7 +75,7 @@ function countBytes(res: ServerResponse): () => number {
 
 /**
  * Every request on the public port: an id, security headers, health, client
- * telemetry, brotli build assets, prerendered pages and not-found pages from
+ * telemetry, build-freshness files, build assets, prerendered pages and not-found pages from
  * memory, then Next. Each request is timed,
  * counted by route template, traced when tracing is on, and logged once.
  */
@@ -86,6 +89,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === '/api/telemetry') {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
+    if (pathname.startsWith('/builds/')) return serveBuilds(req, res, pathname, deps.buildFiles, config.buildPollIntervalMs);
     if (serveStaticAsset(req, res, pathname, deps.assets)) return;
     const load = pageLoadOf(req);
     if (load && servePrerendered(req, res, load, deps.pages)) return;

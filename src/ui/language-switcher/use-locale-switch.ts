@@ -13,7 +13,8 @@ export function switchedLocation(target: Locale, location: Pick<Location, 'pathn
 
 /**
  * Click handler for a link to another locale: remembers the choice in the
- * cookie and moves to the same page in that locale, with the loading feedback.
+ * cookie and moves to the same page in that locale, with the loading feedback,
+ * unless the click's default was already prevented by whoever handles it.
  * Modified clicks (new tab, download) keep the browser's default.
  */
 export function useLocaleSwitch() {
@@ -21,8 +22,10 @@ export function useLocaleSwitch() {
   return useCallback(
     (event: MouseEvent<HTMLAnchorElement>, target: Locale) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      event.preventDefault();
       document.cookie = serializeLocaleCookie(target, window.location.protocol === 'https:');
+      // Someone else already leads this click somewhere (a full page load, once a new build is out).
+      if (event.defaultPrevented) return;
+      event.preventDefault();
       const destination = switchedLocation(target, window.location);
       if (destination === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
       navigationProgress.start();

@@ -14,6 +14,7 @@ describe('readConfig', () => {
       trustProxy: false,
       hsts: false,
       telemetryRateLimitPerMinute: 60,
+      buildPollIntervalMs: 60_000,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
   });
@@ -30,6 +31,7 @@ describe('readConfig', () => {
       TRUST_PROXY: 'true',
       HSTS: '1',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
+      BUILD_POLL_INTERVAL_MS: '1000',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -44,6 +46,7 @@ describe('readConfig', () => {
       trustProxy: true,
       hsts: true,
       telemetryRateLimitPerMinute: 10,
+      buildPollIntervalMs: 1000,
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -68,6 +71,9 @@ describe('readConfig', () => {
     ['SHUTDOWN_TIMEOUT_MS', '-1', /SHUTDOWN_TIMEOUT_MS="-1"/],
     ['KEEP_ALIVE_TIMEOUT_MS', '10', /KEEP_ALIVE_TIMEOUT_MS="10"/],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not-a-url', /OTEL_EXPORTER_OTLP_ENDPOINT="not-a-url" is invalid/],
+    ['BUILD_POLL_INTERVAL_MS', '0', /BUILD_POLL_INTERVAL_MS="0" is invalid: expected an integer from 1000 to 86400000/],
+    ['BUILD_POLL_INTERVAL_MS', '999', /BUILD_POLL_INTERVAL_MS="999"/],
+    ['BUILD_POLL_INTERVAL_MS', 'soon', /BUILD_POLL_INTERVAL_MS="soon"/],
   ])('rejects %s=%s with one line naming it', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);

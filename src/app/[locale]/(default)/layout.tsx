@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ChunkErrorSurface } from '@/freshness/chunk-error-surface';
 import type { Locale } from '@/shared/locales';
 import { DefaultLayout } from '@/ui/layouts/default-layout';
 
@@ -10,5 +11,10 @@ export default async function DefaultRouteLayout({
   params: Promise<{ locale: string }>;
 }) {
   const { locale } = await params;
-  return <DefaultLayout locale={locale as Locale}>{children}</DefaultLayout>;
+  return (
+    <DefaultLayout locale={locale as Locale}>
+      <ChunkErrorSurface />
+      {children}
+    </DefaultLayout>
+  );
 }

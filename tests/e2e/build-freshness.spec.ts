@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { expect, test, type Page, type Response } from '@playwright/test';
+import { ROOT, SERVER_ENTRY, startApp } from '../../scripts/lib/app-server.mjs';
+import { freePort } from '../../scripts/lib/ports.mjs';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const BUILD_A = { id: 'e2e-a', entry: path.join(ROOT, SERVER_ENTRY) };
+const BUILD_B = { id: 'e2e-b', entry: process.env.MERIDIAN_E2E_NEXT_BUILD ?? '' };
+const POLL_INTERVAL_MS = 1000;
+/**
+ * Three poll intervals with their +10% jitter, plus one backoff step: polls
+ * sent while neither build listened (the swap) failed and doubled the wait.
+ */
+const DETECTION_MS = 3 * POLL_INTERVAL_MS * 1.1 + 2 * POLL_INTERVAL_MS * 1.1;
+
+type Build = typeof BUILD_A;
+
+/** One origin whose server is replaced, as a rollout replaces a pod behind its Service. */
+async function origin() {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  let running: Awaited<ReturnType<typeof startApp>> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async serve(build: Build) {
+      await running?.stop();
+      running = await startApp({
+        port,
+        entry: build.entry,
+        env: { METRICS_PORT: String(metricsPort), BUILD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS), SHUTDOWN_DELAY_MS: '0' },
+      });
+    },
+    /** How many `event`s browsers reported to the server running now. */
+    async clientEvents(event: string): Promise<number> {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const match = new RegExp(`^meridian_client_events_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
+      return Number(match?.[1] ?? 0);
+    },
+    async stop() {
+      await running?.stop();
+    },
+  };
+}
+
+function documentResponse(page: Page): Promise<Response> {
+  return page.waitForResponse((response) => response.request().isNavigationRequest() && response.frame() === page.mainFrame());
+}
+
+async function markWindow(page: Page): Promise<void> {
+  await page.evaluate(() => Object.assign(window, { meridianMarker: 'set before' }));
+}
+
+async function windowMarker(page: Page): Promise<unknown> {
+  return page.evaluate(() => (window as Window & { meridianMarker?: string }).meridianMarker);
+}
+
+test('a new build reaches an open tab at its next navigation, and never under a reader', async ({ page }) => {
+  test.setTimeout(90_000);
+  expect(BUILD_B.entry, 'the global setup names the second build').not.toBe('');
+  const site = await origin();
+  try {
+    await site.serve(BUILD_A);
+    const firstLoad = documentResponse(page);
+    await page.goto(`${site.url}/`);
+    expect(await (await firstLoad).text()).toContain(`data-dpl-id="${BUILD_A.id}"`);
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await markWindow(page);
+    let documentLoads = 0;
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documentLoads += 1;
+    });
+
+    await site.serve(BUILD_B);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    // A reader is left alone: several more poll intervals, and the same document.
+    await page.waitForTimeout(3 * POLL_INTERVAL_MS);
+    expect(documentLoads).toBe(0);
+    expect(await windowMarker(page)).toBe('set before');
+
+    // A menu link (a #section of this very page) becomes a full load of build B.
+    const menuLoad = documentResponse(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rollouts' }).click();
+    const menuDocument = await menuLoad;
+    expect(menuDocument.url()).toBe(`${site.url}/#rollouts`);
+    expect(await menuDocument.text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
+    await expect(page).toHaveURL(`${site.url}/#rollouts`);
+    expect(await windowMarker(page)).toBeUndefined();
+
+    // The roll back to A: switching language becomes a full load, and still remembers the choice.
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await markWindow(page);
+    await site.serve(BUILD_A);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    const switchLoad = documentResponse(page);
+    await page.getByRole('button', { name: 'Language: English' }).click();
+    await page.getByRole('menu', { name: 'Choose a language' }).getByRole('menuitemradio', { name: '日本語' }).click();
+    const switchDocument = await switchLoad;
+    expect(new URL(switchDocument.url()).pathname).toBe('/ja');
+    expect(await switchDocument.text()).toContain(`data-dpl-id="${BUILD_A.id}"`);
+    expect(await windowMarker(page)).toBeUndefined();
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'i18n_redirected')?.value).toBe('ja');
+
+    // And back: the browser's back button becomes a full load too.
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await markWindow(page);
+    await site.serve(BUILD_B);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    const backLoad = documentResponse(page);
+    await page.goBack();
+    expect(await (await backLoad).text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
+    expect(await windowMarker(page)).toBeUndefined();
+  } finally {
+    await site.stop();
+  }
+});
+
+test('a build that stays the same never reloads the page', async ({ page }) => {
+  const site = await origin();
+  try {
+    await site.serve(BUILD_A);
+    await page.goto(`${site.url}/ja`);
+    await markWindow(page);
+    for (let polls = 0; polls < 3; polls += 1) {
+      await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    }
+    expect(await windowMarker(page)).toBe('set before');
+    expect(await site.clientEvents('build_update_detected')).toBe(0);
+  } finally {
+    await site.stop();
+  }
+});

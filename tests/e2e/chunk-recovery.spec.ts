@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const metricsUrl = () => process.env.MERIDIAN_E2E_METRICS_URL as string;
+
+async function clientEvents(event: string): Promise<number> {
+  const text = await (await fetch(metricsUrl())).text();
+  const match = new RegExp(`^meridian_client_events_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
+  return Number(match?.[1] ?? 0);
+}
+
+/**
+ * Fails every script chunk requested after the first page load: the chunk of
+ * the carousel's Swiper runtime, which loads on demand, is one of them.
+ */
+async function failLateChunks(page: Page): Promise<{ aborted: () => number }> {
+  const atLoad = new Set<string>();
+  let armed = false;
+  let aborted = 0;
+  await page.route('**/_next/static/chunks/**', async (route) => {
+    const url = route.request().url();
+    if (armed && !atLoad.has(url)) {
+      aborted += 1;
+      await route.abort('failed');
+      return;
+    }
+    if (!armed) atLoad.add(url);
+    await route.continue();
+  });
+  page.once('load', () => {
+    armed = true;
+  });
+  return { aborted: () => aborted };
+}
+
+test('a chunk that fails to load reloads the page once; failing again within 10 s shows the error page', async ({ page }) => {
+  const reloadsBefore = await clientEvents('chunk_reload');
+  const blockedBefore = await clientEvents('chunk_reload_blocked');
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+  const chunks = await failLateChunks(page);
+  await page.goto('/');
+
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await reloaded;
+  expect(chunks.aborted()).toBeGreaterThanOrEqual(1);
+  expect(loads).toBe(2);
+  await expect.poll(() => clientEvents('chunk_reload')).toBe(reloadsBefore + 1);
+
+  // Still within the guard's 10 s: the same failure shows the error page instead of reloading again.
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
+  await expect.poll(() => clientEvents('chunk_reload_blocked')).toBe(blockedBefore + 1);
+  await page.waitForTimeout(1000);
+  expect(loads).toBe(2);
+});
+
+test('without session storage the page still works, and a failing chunk shows the error page rather than reload in a loop', async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'sessionStorage', {
+      get() {
+        throw new DOMException('storage is disabled', 'SecurityError');
+      },
+    });
+  });
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+  await failLateChunks(page);
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
+  expect(loads).toBe(1);
+});
+
+test('the route manifest is fetched about a second after the page is idle, once', async ({ page }) => {
+  const manifests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/builds/meta/')) manifests.push(request.url());
+  });
+  await page.goto('/ja');
+  const manifest = await page.waitForRequest((request) => request.url().includes('/builds/meta/'));
+  expect(new URL(manifest.url()).pathname).toBe('/builds/meta/e2e-a.json');
+  const startedAt = await page.evaluate(
+    () => performance.getEntriesByType('resource').find((entry) => entry.name.includes('/builds/meta/'))?.startTime ?? 0,
+  );
+  // Its clock starts with the navigation; the page waits for idle, then one more second.
+  expect(startedAt).toBeGreaterThanOrEqual(1000);
+  await page.waitForTimeout(1500);
+  expect(manifests).toHaveLength(1);
+});
+
+for (const [name, connection] of [
+  ['a slow-2g connection', { effectiveType: 'slow-2g', saveData: false }],
+  ['Save-Data', { effectiveType: '4g', saveData: true }],
+] as const) {
+  test(`the route manifest is not fetched on ${name}`, async ({ page }) => {
+    await page.addInitScript((value) => {
+      Object.defineProperty(navigator, 'connection', { get: () => value });
+    }, connection);
+    const manifests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/builds/meta/')) manifests.push(request.url());
+    });
+    await page.goto('/ja');
+    // The first poll leaves at the moment the manifest would: once it is seen, the manifest would have been too.
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await page.waitForTimeout(1000);
+    expect(manifests).toEqual([]);
+  });
+}
