@@ -82,7 +82,8 @@ test('a new build reaches an open tab at its next navigation, and never under a 
     const menuLoad = documentResponse(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rollouts' }).click();
     const menuDocument = await menuLoad;
-    expect(menuDocument.url()).toBe(`${site.url}/#rollouts`);
+    // Requests never carry the #fragment: the page's URL does.
+    expect(menuDocument.url()).toBe(`${site.url}/`);
     expect(await menuDocument.text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
     await expect(page).toHaveURL(`${site.url}/#rollouts`);
     expect(await windowMarker(page)).toBeUndefined();
@@ -101,14 +102,19 @@ test('a new build reaches an open tab at its next navigation, and never under a 
     expect(await windowMarker(page)).toBeUndefined();
     expect((await page.context().cookies()).find((cookie) => cookie.name === 'i18n_redirected')?.value).toBe('ja');
 
-    // And back: the browser's back button becomes a full load too.
+    // Back and forward: a move within the page (its history entry is the same
+    // document) once a new build is out reloads the entry the browser moved to.
+    await page.getByRole('navigation', { name: 'メインナビゲーション' }).getByRole('link', { name: '機能' }).click();
+    await expect(page).toHaveURL(`${site.url}/ja#features`);
     await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
     await markWindow(page);
     await site.serve(BUILD_B);
     await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
     const backLoad = documentResponse(page);
     await page.goBack();
-    expect(await (await backLoad).text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
+    const backDocument = await backLoad;
+    expect(new URL(backDocument.url()).pathname).toBe('/ja');
+    expect(await backDocument.text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
     expect(await windowMarker(page)).toBeUndefined();
   } finally {
     await site.stop();
