@@ -97,6 +97,8 @@ export function BuildFreshness({ locale }: { locale: Locale }) {
     let stopNavigation = () => {};
     const stopPayloadWatch = watchPayloadFailures();
     const cancelIdle = afterIdle(AFTER_IDLE_DELAY_MS, () => {
+      // A page without its build id (a build made without next.config.js) cannot tell builds apart.
+      if (!CURRENT_BUILD_ID) return;
       stopPoller = startBuildPoller({
         currentId: CURRENT_BUILD_ID,
         defaultIntervalMs: DEFAULT_POLL_INTERVAL_MS,

@@ -1,5 +1,8 @@
-/** What one poll of builds/latest.json learned. */
-export interface LatestBuild {
+/**
+ * What one poll of builds/latest.json learned. (Not the file's own shape,
+ * which is `LatestBuild` in ./route-manifest: this is what the poller needs of it.)
+ */
+export interface PolledBuild {
   id: string;
   /** The server's BUILD_POLL_INTERVAL_MS, when it sent a usable one. */
   pollIntervalMs: number | null;
@@ -8,14 +11,19 @@ export interface LatestBuild {
 /** A poll that failed: the HTTP status, or 0 when there was no usable answer at all. */
 export class PollError extends Error {
   constructor(readonly status: number) {
-    super(status === 0 ? 'no usable answer from builds/latest.json' : `builds/latest.json answered ${status}`);
+    super(
+      status === 0
+        ? 'build-poller: builds/latest.json gave no usable answer (network failure, or a body without a string id)'
+        : `build-poller: builds/latest.json answered ${status}`,
+    );
     this.name = 'PollError';
   }
 }
 
+/** The browser, injected, so the schedule can be tested on fake timers. */
 export interface PollerDeps {
-  /** One poll; rejects with a PollError. */
-  fetchLatest(): Promise<LatestBuild>;
+  /** One poll; rejects with a PollError (anything else it rejects with counts as status 0). */
+  fetchLatest(): Promise<PolledBuild>;
   isHidden(): boolean;
   /** Subscribes to the tab being hidden or shown; returns the unsubscribe. */
   onVisibilityChange(listener: () => void): () => void;
@@ -38,84 +46,110 @@ export interface PollerOptions {
   onPollFailed(failure: { status: number }): void;
 }
 
+/** The longest wait between two polls while they fail, jitter included. */
 export const MAX_BACKOFF_MS = 600_000;
 const MIN_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 86_400_000;
+/** Tabs opened together (a rollout, a newsletter) would otherwise poll together for ever. */
 const JITTER = 0.1;
 
+/** The X-Build-Poll-Interval-Ms header when it is a whole number of ms within bounds, else null. */
+function parseInterval(header: string | null): number | null {
+  if (header === null || !/^\d+$/.test(header)) return null;
+  const interval = Number(header);
+  return interval >= MIN_INTERVAL_MS && interval <= MAX_INTERVAL_MS ? interval : null;
+}
+
 /** The body and interval header of a latest.json answer; throws PollError(0) when the body is not one. */
-export function parseLatestBuild(body: unknown, intervalHeader: string | null): LatestBuild {
+export function parseLatestBuild(body: unknown, intervalHeader: string | null): PolledBuild {
   const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  // An empty id would differ from every build and announce one that does not exist.
   if (typeof id !== 'string' || id === '') throw new PollError(0);
-  const interval = intervalHeader !== null && /^\d+$/.test(intervalHeader.trim()) ? Number(intervalHeader) : NaN;
-  const usable = Number.isSafeInteger(interval) && interval >= MIN_INTERVAL_MS && interval <= MAX_INTERVAL_MS;
-  return { id, pollIntervalMs: usable ? interval : null };
+  return { id, pollIntervalMs: parseInterval(intervalHeader) };
 }
 
 /**
  * Asks for the latest build now and then, and tells once when another build
- * is out. Waits are the interval ±10% (so tabs opened together do not poll
- * together), doubled per consecutive failure up to ten minutes. A hidden tab
- * sends nothing: a check that falls due waits for the tab to come back.
+ * is out. Waits are the interval ±10%, doubled per consecutive failure up to
+ * ten minutes. A hidden tab sends nothing: a check that falls due waits for
+ * the tab to come back.
  */
 export function startBuildPoller(options: PollerOptions): { stop(): void } {
   const { deps } = options;
   let intervalMs = options.defaultIntervalMs;
   let failures = 0;
-  let dueAt = deps.now() + options.firstCheckDelayMs;
   let timer: unknown = null;
-  let stopped = false;
+  let dueAt = 0;
+  /** The timer fired while the tab was hidden: the check it owed is made on return. */
+  let missedWhileHidden = false;
   let inFlight = false;
+  let stopped = false;
 
   const jittered = (ms: number) => ms * (1 - JITTER + 2 * JITTER * deps.random());
 
   function schedule(waitMs: number): void {
     dueAt = deps.now() + waitMs;
-    timer = deps.setTimeout(onDue, waitMs);
+    timer = deps.setTimeout(onTimer, waitMs);
   }
 
-  function onDue(): void {
+  function onTimer(): void {
     timer = null;
-    if (!stopped && !deps.isHidden()) void check();
+    if (deps.isHidden()) missedWhileHidden = true;
+    else void check();
+  }
+
+  function onVisibilityChange(): void {
+    if (inFlight || deps.isHidden()) return;
+    // Browsers hold timers back in hidden tabs and asleep machines: a check whose
+    // time has passed is made now, without waiting for its timer.
+    if (!missedWhileHidden && deps.now() < dueAt) return;
+    if (timer !== null) deps.clearTimeout(timer);
+    timer = null;
+    void check();
   }
 
   async function check(): Promise<void> {
-    let latest: LatestBuild;
+    missedWhileHidden = false;
     inFlight = true;
+    let latest: PolledBuild;
     try {
       latest = await deps.fetchLatest();
     } catch (error) {
       inFlight = false;
-      if (stopped) return;
-      if (failures === 0) options.onPollFailed({ status: error instanceof PollError ? error.status : 0 });
-      failures += 1;
-      schedule(Math.min(MAX_BACKOFF_MS, jittered(intervalMs * 2 ** failures)));
+      if (!stopped) onFailure(error instanceof PollError ? error.status : 0);
       return;
     }
     inFlight = false;
-    if (stopped) return;
-    failures = 0;
-    if (latest.pollIntervalMs !== null) intervalMs = latest.pollIntervalMs;
-    if (latest.id !== options.currentId) {
-      stop();
-      options.onNewBuild(latest.id);
-      return;
-    }
-    schedule(jittered(intervalMs));
+    if (!stopped) onAnswer(latest);
   }
 
-  const unsubscribe = deps.onVisibilityChange(() => {
-    // The timer fired while hidden and sent nothing: the check it owed is made now.
-    if (!stopped && !inFlight && !deps.isHidden() && timer === null && deps.now() >= dueAt) void check();
-  });
+  function onFailure(status: number): void {
+    failures += 1;
+    schedule(Math.min(MAX_BACKOFF_MS, jittered(intervalMs * 2 ** failures)));
+    if (failures === 1) options.onPollFailed({ status });
+  }
+
+  function onAnswer(latest: PolledBuild): void {
+    failures = 0;
+    intervalMs = latest.pollIntervalMs ?? intervalMs;
+    if (latest.id === options.currentId) {
+      schedule(jittered(intervalMs));
+      return;
+    }
+    stop();
+    options.onNewBuild(latest.id);
+  }
+
+  const unsubscribe = deps.onVisibilityChange(onVisibilityChange);
 
   function stop(): void {
+    if (stopped) return;
     stopped = true;
     if (timer !== null) deps.clearTimeout(timer);
     timer = null;
     unsubscribe();
   }
 
-  timer = deps.setTimeout(onDue, options.firstCheckDelayMs);
+  schedule(options.firstCheckDelayMs);
   return { stop };
 }

@@ -55,7 +55,7 @@ export function onBlockedChunkError(listener: () => void): () => void {
 /** Failed script and style chunks, and failed dynamic imports nobody caught. */
 export function installChunkErrorListeners(): () => void {
   const onResourceError = (event: Event) => {
-    const target = event.target as { tagName?: string; src?: string; href?: string; rel?: string } | null;
+    const target = event.target as { tagName?: string; src?: string; href?: string; rel?: string; as?: string } | null;
     if (target !== window && isChunkResourceFailure(target)) recoverFromChunkError(`${target?.tagName} ${target?.src ?? target?.href}`);
   };
   const onRejection = (event: PromiseRejectionEvent) => {

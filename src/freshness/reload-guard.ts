@@ -5,19 +5,20 @@ export const RELOAD_GUARD_MS = 10_000;
 export type ReloadDecision = 'reload' | 'blocked';
 
 /**
- * Reload once per chunk failure: a marker in sessionStorage (this tab only)
- * records the reload, and while it is fresh a new failure does not reload.
- * Without storage (none, or one that throws: private modes, disabled storage,
- * a full quota) nothing could stop a reload loop, so the answer is 'blocked'
- * and the visitor gets the error page with its reload button instead.
+ * Reload once per chunk failure: a marker in sessionStorage (this tab only,
+ * and it survives the reload) records the reload, and while it is fresh a new
+ * failure does not reload. Without storage (none, or one that throws: private
+ * modes, disabled storage, a full quota) nothing could stop a reload loop, so
+ * the answer is 'blocked' and the visitor gets the error page with its reload
+ * button instead.
  */
 export function decideChunkReload(storage: Pick<Storage, 'getItem' | 'setItem'> | null, now: number): ReloadDecision {
   if (!storage) return 'blocked';
   try {
-    const marked = Number(storage.getItem(RELOAD_MARKER_KEY));
-    // An unreadable marker, or one from a clock that has since been turned back, does not count.
-    const fresh = Number.isFinite(marked) && marked > 0 && Math.abs(now - marked) < RELOAD_GUARD_MS;
-    if (fresh) return 'blocked';
+    const marker = storage.getItem(RELOAD_MARKER_KEY);
+    // Fresh means within 10 s either way: a marker further in the future was left
+    // before the clock was set back. An unparsable one is NaN, which is never fresh.
+    if (marker !== null && Math.abs(now - Number(marker)) < RELOAD_GUARD_MS) return 'blocked';
     storage.setItem(RELOAD_MARKER_KEY, String(now));
     return 'reload';
   } catch {

@@ -1,54 +1,79 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_BACKOFF_MS, parseLatestBuild, PollError, startBuildPoller, type LatestBuild } from '@/freshness/build-poller';
+import { MAX_BACKOFF_MS, parseLatestBuild, PollError, startBuildPoller, type PolledBuild } from '@/freshness/build-poller';
 
 const INTERVAL = 60_000;
+const SAME: PolledBuild = { id: 'a', pollIntervalMs: null };
 
-/** A poller on fake timers, with a scripted server and a tab that can be hidden. */
+type Answer = PolledBuild | Error | (() => Promise<PolledBuild>);
+
+/**
+ * A poller on fake timers, with a scripted server (answers in order, then the
+ * same build), a tab that can be hidden, and a wall clock that can drift from
+ * the timers the way it does in a throttled tab or after a clock change.
+ */
 function harness(options: { random?: number; firstCheckDelayMs?: number } = {}) {
-  const answers: (LatestBuild | PollError | (() => Promise<LatestBuild>))[] = [];
+  const answers: Answer[] = [];
   const fetchTimes: number[] = [];
   const newBuilds: string[] = [];
   const failures: number[] = [];
   let hidden = false;
+  let clockOffset = 0;
+  let unsubscribes = 0;
   let visibilityListener: (() => void) | null = null;
+  const start = Date.now();
   const poller = startBuildPoller({
     currentId: 'a',
     defaultIntervalMs: INTERVAL,
     firstCheckDelayMs: options.firstCheckDelayMs ?? 0,
     deps: {
       fetchLatest: () => {
-        fetchTimes.push(Date.now());
-        const answer = answers.shift() ?? { id: 'a', pollIntervalMs: null };
+        fetchTimes.push(Date.now() - start);
+        const answer = answers.shift() ?? SAME;
         if (typeof answer === 'function') return answer();
-        return answer instanceof PollError ? Promise.reject(answer) : Promise.resolve(answer);
+        return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
       },
       isHidden: () => hidden,
       onVisibilityChange: (listener) => {
         visibilityListener = listener;
-        return () => (visibilityListener = null);
+        return () => {
+          unsubscribes += 1;
+          visibilityListener = null;
+        };
       },
       random: () => options.random ?? 0.5,
-      now: () => Date.now(),
+      now: () => Date.now() + clockOffset,
       setTimeout: (run, ms) => setTimeout(run, ms),
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     },
     onNewBuild: (id) => newBuilds.push(id),
     onPollFailed: ({ status }) => failures.push(status),
   });
-  const start = Date.now();
   return {
     poller,
     answers,
     newBuilds,
     failures,
-    /** Times of the polls so far, in ms since the start. */
-    polls: () => fetchTimes.map((time) => time - start),
+    /** When each poll was sent, in ms since the start. */
+    polls: () => [...fetchTimes],
+    /** The time between consecutive polls. */
+    waits: () => fetchTimes.slice(1).map((time, index) => time - (fetchTimes[index] ?? 0)),
     setHidden(value: boolean) {
       hidden = value;
       visibilityListener?.();
     },
+    moveClock(ms: number) {
+      clockOffset += ms;
+    },
     listening: () => visibilityListener !== null,
+    unsubscribes: () => unsubscribes,
   };
+}
+
+/** An answer that arrives when the test says so. */
+function pending() {
+  let settle: { resolve(build: PolledBuild): void; reject(error: Error): void } = { resolve: () => {}, reject: () => {} };
+  const answer = () => new Promise<PolledBuild>((resolve, reject) => (settle = { resolve, reject }));
+  return { answer, settle: () => settle };
 }
 
 beforeEach(() => {
@@ -60,7 +85,7 @@ afterEach(() => {
 });
 
 describe('startBuildPoller: the schedule', () => {
-  it('checks after the first delay, then every interval', async () => {
+  it('checks first after firstCheckDelayMs, then every interval', async () => {
     const poll = harness({ firstCheckDelayMs: 1000 });
     await vi.advanceTimersByTimeAsync(999);
     expect(poll.polls()).toEqual([]);
@@ -70,26 +95,36 @@ describe('startBuildPoller: the schedule', () => {
 
   it.each([
     [0, 0.9 * INTERVAL],
-    [0.999_999, 1.1 * INTERVAL],
-  ])('adds at most ±10%% jitter (random %s → wait %s ms)', async (random, wait) => {
+    [0.999, 1.0998 * INTERVAL],
+  ])('adds ±10%% jitter to each wait (random() = %s → %s ms)', async (random, wait) => {
     const poll = harness({ random });
-    await vi.advanceTimersByTimeAsync(0);
-    await vi.advanceTimersByTimeAsync(Math.ceil(wait));
-    expect(poll.polls()).toHaveLength(2);
-    expect(poll.polls()[1]).toBeCloseTo(wait, -1);
+    await vi.advanceTimersByTimeAsync(Math.floor(wait) - 1);
+    expect(poll.polls()).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(poll.waits()).toHaveLength(1);
+    expect(Math.abs((poll.waits()[0] ?? 0) - wait)).toBeLessThanOrEqual(1);
   });
 
-  it('takes the interval the server sends for the following waits', async () => {
+  it('takes the interval the server sends for the following waits, and keeps it when an answer sends none', async () => {
     const poll = harness();
-    poll.answers.push({ id: 'a', pollIntervalMs: 1000 });
-    await vi.advanceTimersByTimeAsync(0);
+    poll.answers.push({ id: 'a', pollIntervalMs: 1000 }, SAME, SAME);
     await vi.advanceTimersByTimeAsync(3000);
     expect(poll.polls()).toEqual([0, 1000, 2000, 3000]);
   });
 
-  it('keeps polling while the build stays the same, and stops for good at a new one', async () => {
+  it('keeps polling while the build stays the same', async () => {
     const poll = harness();
-    poll.answers.push({ id: 'a', pollIntervalMs: null }, { id: 'b', pollIntervalMs: null });
+    await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+    expect(poll.polls()).toEqual([0, INTERVAL, 2 * INTERVAL, 3 * INTERVAL]);
+    expect(poll.newBuilds).toEqual([]);
+  });
+
+  it('tells of a new build once, and stops polling for good', async () => {
+    const poll = harness();
+    poll.answers.push(SAME, { id: 'b', pollIntervalMs: null }, { id: 'c', pollIntervalMs: null });
+    await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+    poll.setHidden(true);
+    poll.setHidden(false);
     await vi.advanceTimersByTimeAsync(10 * INTERVAL);
     expect(poll.newBuilds).toEqual(['b']);
     expect(poll.polls()).toEqual([0, INTERVAL]);
@@ -98,7 +133,7 @@ describe('startBuildPoller: the schedule', () => {
 });
 
 describe('startBuildPoller: a hidden tab', () => {
-  it('sends nothing while hidden and checks at once on return when a check is due', async () => {
+  it('sends nothing while hidden, and checks at once on return when a check fell due', async () => {
     const poll = harness();
     await vi.advanceTimersByTimeAsync(0);
     poll.setHidden(true);
@@ -107,11 +142,13 @@ describe('startBuildPoller: a hidden tab', () => {
     poll.setHidden(false);
     await vi.advanceTimersByTimeAsync(0);
     expect(poll.polls()).toEqual([0, 5 * INTERVAL]);
+    poll.setHidden(true);
+    poll.setHidden(false);
     await vi.advanceTimersByTimeAsync(INTERVAL);
     expect(poll.polls()).toEqual([0, 5 * INTERVAL, 6 * INTERVAL]);
   });
 
-  it('adds no check when the tab returns before one is due', async () => {
+  it('adds no check when the tab returns before one is due: the timer carries on', async () => {
     const poll = harness();
     await vi.advanceTimersByTimeAsync(0);
     poll.setHidden(true);
@@ -122,67 +159,151 @@ describe('startBuildPoller: a hidden tab', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(poll.polls()).toEqual([0, INTERVAL]);
   });
+
+  it('checks at once on return when the check is due but the browser held its timer back', async () => {
+    const poll = harness();
+    await vi.advanceTimersByTimeAsync(0);
+    poll.setHidden(true);
+    poll.moveClock(INTERVAL);
+    poll.setHidden(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(poll.polls()).toEqual([0, 0]);
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    expect(poll.polls()).toEqual([0, 0, INTERVAL]);
+  });
+
+  it('makes the check it missed even when the clock was turned back meanwhile', async () => {
+    const poll = harness();
+    await vi.advanceTimersByTimeAsync(0);
+    poll.setHidden(true);
+    await vi.advanceTimersByTimeAsync(INTERVAL);
+    poll.moveClock(-2 * INTERVAL);
+    poll.setHidden(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(poll.polls()).toEqual([0, INTERVAL]);
+  });
+
+  it('checks on return after a failed poll too', async () => {
+    const poll = harness();
+    poll.answers.push(new PollError(503));
+    await vi.advanceTimersByTimeAsync(0);
+    poll.setHidden(true);
+    await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+    poll.setHidden(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(poll.polls()).toEqual([0, 3 * INTERVAL]);
+  });
+
+  it('starts no second poll when the tab returns while one is under way', async () => {
+    const slow = pending();
+    const poll = harness();
+    poll.answers.push(slow.answer);
+    await vi.advanceTimersByTimeAsync(0);
+    poll.setHidden(true);
+    poll.setHidden(false);
+    slow.settle().resolve(SAME);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(poll.polls()).toEqual([0]);
+  });
 });
 
 describe('startBuildPoller: failures', () => {
-  it('backs off exponentially up to ten minutes', async () => {
+  it('doubles the wait per consecutive failure, up to ten minutes', async () => {
     const poll = harness();
-    poll.answers.push(...Array.from({ length: 8 }, () => new PollError(503)));
+    poll.answers.push(...Array.from({ length: 6 }, () => new PollError(503)));
     await vi.advanceTimersByTimeAsync(40 * INTERVAL);
-    const waits = poll.polls().slice(1).map((time, index) => time - (poll.polls()[index] ?? 0));
-    expect(waits.slice(0, 5)).toEqual([2 * INTERVAL, 4 * INTERVAL, 8 * INTERVAL, MAX_BACKOFF_MS, MAX_BACKOFF_MS]);
+    expect(poll.waits().slice(0, 5)).toEqual([2 * INTERVAL, 4 * INTERVAL, 8 * INTERVAL, MAX_BACKOFF_MS, MAX_BACKOFF_MS]);
+  });
+
+  it('jitters the backoff as it does the interval', async () => {
+    const poll = harness({ random: 0 });
+    poll.answers.push(new PollError(503));
+    await vi.advanceTimersByTimeAsync(2 * INTERVAL);
+    expect(poll.waits()).toEqual([0.9 * 2 * INTERVAL]);
   });
 
   it('never waits more than ten minutes, jitter included', async () => {
-    const poll = harness({ random: 0.999_999 });
+    const poll = harness({ random: 0.999 });
     poll.answers.push(...Array.from({ length: 6 }, () => new PollError(0)));
     await vi.advanceTimersByTimeAsync(60 * INTERVAL);
-    const waits = poll.polls().slice(1).map((time, index) => time - (poll.polls()[index] ?? 0));
-    expect(Math.max(...waits)).toBe(MAX_BACKOFF_MS);
-  });
-
-  it('reports once per run of failures, and a success starts a new run', async () => {
-    const poll = harness();
-    poll.answers.push(new PollError(503), new PollError(502), new PollError(0), { id: 'a', pollIntervalMs: null }, new PollError(500), new PollError(0));
-    await vi.advanceTimersByTimeAsync(60 * INTERVAL);
-    expect(poll.failures).toEqual([503, 500]);
+    expect(poll.waits().slice(3, 5)).toEqual([MAX_BACKOFF_MS, MAX_BACKOFF_MS]);
   });
 
   it('returns to the plain interval after a success', async () => {
     const poll = harness();
-    poll.answers.push(new PollError(503), { id: 'a', pollIntervalMs: null });
+    poll.answers.push(new PollError(503), SAME, new PollError(503));
+    await vi.advanceTimersByTimeAsync(2 * INTERVAL + INTERVAL + 2 * INTERVAL);
+    expect(poll.waits()).toEqual([2 * INTERVAL, INTERVAL, 2 * INTERVAL]);
+  });
+
+  it('reports once per run of failures, and a success starts a new run', async () => {
+    const poll = harness();
+    poll.answers.push(new PollError(503), new PollError(502), new PollError(0), SAME, new PollError(500), new PollError(0));
+    await vi.advanceTimersByTimeAsync(60 * INTERVAL);
+    expect(poll.answers).toEqual([]);
+    expect(poll.failures).toEqual([503, 500]);
+  });
+
+  it('reports status 0 for a failure that is not a PollError', async () => {
+    const poll = harness();
+    poll.answers.push(new TypeError('Failed to fetch'));
     await vi.advanceTimersByTimeAsync(0);
-    await vi.advanceTimersByTimeAsync(2 * INTERVAL + INTERVAL);
-    expect(poll.polls()).toEqual([0, 2 * INTERVAL, 3 * INTERVAL]);
+    expect(poll.failures).toEqual([0]);
   });
 });
 
 describe('startBuildPoller: stop', () => {
-  it('stops timers and listeners, and a poll in flight calls nothing back', async () => {
-    let answer: (value: LatestBuild) => void = () => {};
+  it('cancels the waiting timer and the visibility listener', async () => {
+    const poll = harness({ firstCheckDelayMs: 1000 });
+    poll.poller.stop();
+    await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+    expect(poll.polls()).toEqual([]);
+    expect(poll.listening()).toBe(false);
+  });
+
+  it.each([
+    ['a new build', (settle: ReturnType<ReturnType<typeof pending>['settle']>) => settle.resolve({ id: 'b', pollIntervalMs: null })],
+    ['a failure', (settle: ReturnType<ReturnType<typeof pending>['settle']>) => settle.reject(new PollError(503))],
+  ])('calls nothing back when a poll in flight answers %s after stop()', async (_, answer) => {
+    const slow = pending();
     const poll = harness();
-    poll.answers.push(() => new Promise<LatestBuild>((resolve) => (answer = resolve)));
+    poll.answers.push(slow.answer);
     await vi.advanceTimersByTimeAsync(0);
     poll.poller.stop();
-    answer({ id: 'b', pollIntervalMs: null });
+    answer(slow.settle());
     await vi.advanceTimersByTimeAsync(10 * INTERVAL);
     expect(poll.newBuilds).toEqual([]);
+    expect(poll.failures).toEqual([]);
     expect(poll.polls()).toEqual([0]);
-    expect(poll.listening()).toBe(false);
+  });
+
+  it('does nothing more when called after the poller stopped itself', async () => {
+    const poll = harness();
+    poll.answers.push({ id: 'b', pollIntervalMs: null });
+    await vi.advanceTimersByTimeAsync(0);
+    poll.poller.stop();
+    expect(poll.unsubscribes()).toBe(1);
   });
 });
 
 describe('parseLatestBuild', () => {
-  it('reads the id and a usable interval', () => {
-    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, '1000')).toEqual({ id: 'abc', pollIntervalMs: 1000 });
-    expect(parseLatestBuild({ id: 'abc' }, null)).toEqual({ id: 'abc', pollIntervalMs: null });
+  it('reads the id, and the interval when there is a usable one', () => {
+    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, '5000')).toEqual({ id: 'abc', pollIntervalMs: 5000 });
+    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, null)).toEqual({ id: 'abc', pollIntervalMs: null });
   });
 
-  it.each(['0', '-5', 'abc', '1e9', '', '999', '86400001', '1000.5'])('ignores the interval %j', (header) => {
-    expect(parseLatestBuild({ id: 'abc' }, header).pollIntervalMs).toBeNull();
+  it.each(['1000', '86400000'])('accepts the interval bound %j', (header) => {
+    expect(parseLatestBuild({ id: 'abc' }, header).pollIntervalMs).toBe(Number(header));
   });
 
-  it.each([null, 'abc', 42, {}, { id: 7 }, { id: '' }, []])('refuses the body %j', (body) => {
-    expect(() => parseLatestBuild(body, null)).toThrow(PollError);
+  it.each(['0', '-5', 'abc', '1e9', '', '999', '86400001', '1000.5', '0x3e8', '99999999999999999999'])(
+    'ignores the interval %j',
+    (header) => {
+      expect(parseLatestBuild({ id: 'abc' }, header).pollIntervalMs).toBeNull();
+    },
+  );
+
+  it.each([null, 'abc', 42, {}, { id: 7 }, { id: '' }, []])('refuses the body %j with PollError(0)', (body) => {
+    expect(() => parseLatestBuild(body, null)).toThrow(expect.objectContaining({ name: 'PollError', status: 0 }));
   });
 });
