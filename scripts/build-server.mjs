@@ -1,33 +1,20 @@
 // Second half of `npm run build`: compiles our Node entry (src/server) into the
 // standalone output and puts beside it what Next's file tracing leaves out.
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './lib/app-server.mjs';
+import { checkedId, gitRevision, resolveBuildId } from './lib/build-identity.mjs';
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 
-function gitRevision() {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** BUILD_ID from the environment (CI passes the image tag), else the short commit, else the time. */
+/** The build's identity; BUILD_REVISION stands in for git's HEAD where there is no .git (a Docker build). */
 function buildInfo() {
-  const revision = gitRevision();
+  const revision = checkedId('BUILD_REVISION', process.env.BUILD_REVISION?.trim() || gitRevision(ROOT));
   const builtAt = Date.now();
-  const fallbackId = revision === 'unknown' ? `t${builtAt}` : revision.slice(0, 12);
-  const buildId = process.env.BUILD_ID?.trim() || fallbackId;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(buildId)) {
-    throw new Error(`build-server: BUILD_ID="${buildId}" must be 1-64 letters, digits, dots, dashes or underscores`);
-  }
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return { buildId, version, revision, builtAt };
+  return { buildId: resolveBuildId(process.env, revision, builtAt), version, revision, builtAt };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
