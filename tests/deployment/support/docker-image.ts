@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { GenericContainer, getContainerRuntimeClient, ImageName } from 'testcontainers';
+import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 import { ensureNodeBase } from '../../../docker/node-base.mjs';
 import { ROOT } from '../../../scripts/lib/app-server.mjs';
 import { gitRevision } from '../../../scripts/lib/build-identity.mjs';
+import { run } from '../../../scripts/lib/command.mjs';
 import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
 import { withFileLock } from './file-lock';
 
@@ -47,15 +48,13 @@ async function pruneStaleBuildStages(): Promise<void> {
 
 async function build(buildArgs: Record<string, string>): Promise<void> {
   const previous = await imageId(TEST_IMAGE);
-  // The repository itself is the context: .dockerignore keeps out what a fresh clone lacks.
-  const dockerfile = () => GenericContainer.fromDockerfile(ROOT).withBuildArgs(buildArgs);
-  try {
-    await dockerfile().withTarget('build').build(BUILD_STAGE_IMAGE, { deleteOnExit: false });
-    await dockerfile().build(TEST_IMAGE, { deleteOnExit: false });
-  } catch (error) {
-    throw new Error(`docker-image: building the Dockerfile failed; DEBUG=testcontainers:build shows its output`, { cause: error });
-  }
-  // A new label (CREATED) makes a new image: the old one would linger untagged.
+  const args = Object.entries(buildArgs).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]);
+  // The docker CLI, as users and `npm run image` build: testcontainers' own build
+  // sends a context whose layers never match theirs, so nothing would be shared.
+  // The build stage is tagged too, so its layers survive the pruning below.
+  await run('docker', ['build', '--target', 'build', '--tag', BUILD_STAGE_IMAGE, ...args, ROOT]);
+  await run('docker', ['build', '--tag', TEST_IMAGE, ...args, ROOT]);
+  // New sources make a new image: the old one would linger untagged.
   const current = await imageId(TEST_IMAGE);
   if (previous && previous !== current) await removeImage(previous);
   await pruneStaleBuildStages();
@@ -70,9 +69,10 @@ export async function localNodeBase(): Promise<string> {
 }
 
 /**
- * The image under test, built once per run from the Dockerfile on the local Node
- * base (no registry here); the engine's layer cache makes the builds after the
- * first quick. Installs and starts the Docker engine when missing.
+ * The image under test, built from the Dockerfile on the local Node base (no
+ * registry here) by the first test file that asks; for the others, and for later
+ * runs on the same sources, every layer comes from the engine's cache. Installs
+ * and starts the Docker engine when missing.
  */
 export async function meridianImage(): Promise<MeridianImage> {
   const nodeImage = await localNodeBase();
@@ -84,7 +84,9 @@ export async function meridianImage(): Promise<MeridianImage> {
       REVISION: revision === 'unknown' ? '' : revision,
       VERSION: (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
       SOURCE: 'https://git.example/meridian.git',
-      CREATED: new Date().toISOString(),
+      // Fixed, unlike `npm run image`'s: every test file asking gets the same image,
+      // never one re-tagged under another file's running containers.
+      CREATED: '2026-01-01T00:00:00Z',
     };
     await build(buildArgs);
     return { name: TEST_IMAGE, nodeImage, buildArgs };
