@@ -24,7 +24,7 @@ async function eventually<T>(what: string, check: () => Promise<T | undefined>, 
   for (;;) {
     const value = await check().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`compose: ${what} within ${timeoutMs} ms; the stack's logs:\n${await stack.logs()}`);
+    if (Date.now() > deadline) throw new Error(`compose: ${what} within ${timeoutMs} ms; the stack's logs:\n${await stack.logs({ tail: 20 })}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
@@ -46,6 +46,24 @@ describe('the compose stack', () => {
       return servedBy.size === 2 ? true : undefined;
     });
     expect([...servedBy].sort()).toEqual(['app-1', 'app-2']);
+  });
+
+  it('takes a replica out by its /readyz while it drains, and back once it restarts', async () => {
+    const balancerLog = async () => stack.logs({ services: ['balancer'] });
+    const earlier = (await balancerLog()).length;
+    const since = async (pattern: RegExp, from: number) => {
+      const match = pattern.exec((await balancerLog()).slice(from));
+      return match ? from + match.index : undefined;
+    };
+    // SIGTERM to our entry, PID 1, as `docker stop` sends it, but with the restart policy still on.
+    await stack.exec('app-1', ['sh', '-c', 'kill -TERM 1']);
+    const down = await eventually('the balancer did not take app-1 out for its /readyz', () =>
+      since(/app-1 is DOWN, reason: Layer7 wrong status, code: 503/, earlier),
+    );
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 6; i += 1) servedBy.add((await fetch(`${stack.balancerUrl}/readyz`)).headers.get('x-served-by') ?? '');
+    expect([...servedBy]).toEqual(['app-2']);
+    await eventually('app-1 did not come back after its restart', () => since(/app-1 is UP/, down));
   });
 
   it('has Prometheus scrape both replicas’ metrics ports, with the image’s build id', async () => {

@@ -12,8 +12,10 @@ const FILES = ['-f', 'docker-compose.yml', '-f', 'tests/deployment/support/compo
 export interface ComposeStack {
   balancerUrl: string;
   prometheusUrl: string;
-  /** The last lines each service printed, for a failure's message. */
-  logs(): Promise<string>;
+  /** What the services (all, or those named) printed; the last lines only with `tail`. */
+  logs(options?: { services?: string[]; tail?: number }): Promise<string>;
+  /** Runs `command` in a service's container. */
+  exec(service: string, command: string[]): Promise<void>;
   down(): Promise<void>;
 }
 
@@ -44,7 +46,11 @@ export async function startStack(image: MeridianImage): Promise<ComposeStack> {
   return {
     balancerUrl: `http://127.0.0.1:${ports.MERIDIAN_HTTP_PORT}`,
     prometheusUrl: `http://127.0.0.1:${ports.PROMETHEUS_PORT}`,
-    logs: async () => (await compose(['logs', '--no-color', '--tail', '20'])).stdout,
+    logs: async ({ services = [], tail } = {}) =>
+      (await compose(['logs', '--no-color', ...(tail ? ['--tail', String(tail)] : []), ...services])).stdout,
+    exec: async (service, command) => {
+      await compose(['exec', '-T', service, ...command]);
+    },
     down,
   };
 }
