@@ -25,7 +25,7 @@ export interface ComposeStack {
  */
 export async function startStack(image: MeridianImage): Promise<ComposeStack> {
   const [command, ...prefix] = ensureCompose() as [string, ...string[]];
-  const ports = { MERIDIAN_HTTP_PORT: await freePort(), PROMETHEUS_PORT: await freePort(), GRAFANA_PORT: await freePort(), JAEGER_PORT: await freePort() };
+  const ports = { MERIDIAN_HTTP_PORT: await freePort(), PROMETHEUS_PORT: await freePort() };
   const env = {
     ...process.env,
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
