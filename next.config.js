@@ -1,5 +1,5 @@
 // @ts-check
-import { resolveBuildId } from './scripts/lib/build-id.mjs';
+import { buildRevision, resolveBuildId } from './scripts/lib/build-identity.mjs';
 
 /**
  * Test builds (MERIDIAN_E2E_FIXTURES=true) also route `*.e2e.tsx` pages: fixtures
@@ -8,7 +8,7 @@ import { resolveBuildId } from './scripts/lib/build-id.mjs';
 const withE2eFixtures = process.env.MERIDIAN_E2E_FIXTURES === 'true';
 
 /** BUILD_ID, else the commit: decided once here, for Next and for the page's own code. */
-const buildId = resolveBuildId(process.env, import.meta.dirname);
+const buildId = resolveBuildId(process.env, buildRevision(process.env, import.meta.dirname));
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -18,6 +18,9 @@ const nextConfig = {
   // The browser compares this with builds/latest.json (src/freshness).
   env: { NEXT_PUBLIC_BUILD_ID: buildId },
   poweredByHeader: false,
+  // The site has no next/image: its optimiser (and the cache folder it would
+  // write under a read-only root) stays off, so /_next/image is a plain 404.
+  images: { unoptimized: true },
   // The build checks the app's types only; `npm test` checks tests and scripts too.
   typescript: { tsconfigPath: 'tsconfig.build.json' },
   reactStrictMode: true,

@@ -6,7 +6,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ROOT } from './lib/app-server.mjs';
-import { gitRevision } from './lib/build-id.mjs';
+import { buildRevision } from './lib/build-identity.mjs';
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 
@@ -19,9 +19,10 @@ function builtDeploymentId() {
   return config.deploymentId;
 }
 
+/** BUILD_REVISION stands in for git's HEAD where there is no .git (a Docker build). */
 function buildInfo() {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return { buildId: builtDeploymentId(), version, revision: gitRevision(ROOT), builtAt: Date.now() };
+  return { buildId: builtDeploymentId(), version, revision: buildRevision(process.env, ROOT), builtAt: Date.now() };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');

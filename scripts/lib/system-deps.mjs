@@ -1,6 +1,8 @@
 // Installs the Debian packages the tests and benchmarks drive, when they are missing.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -20,6 +22,15 @@ function packageInstalled(name) {
 }
 
 let aptUpdated = false;
+const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
+
+/**
+ * apt-get, one at a time across the suites: vitest runs test files in parallel
+ * processes, and a second apt-get fails at once on the package lists' lock.
+ */
+function aptGet(args, env) {
+  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: 'inherit', env });
+}
 
 /** Installs the named Debian packages that are not installed yet; returns those it installed. */
 export function ensureDebianPackages(packages) {
@@ -28,10 +39,10 @@ export function ensureDebianPackages(packages) {
   console.log(`\n>>> installing Debian packages: ${missing.join(', ')} (needed by the test suite)\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    aptGet(['update', '-qq'], env);
     aptUpdated = true;
   }
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+  aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing], env);
   return missing;
 }
 

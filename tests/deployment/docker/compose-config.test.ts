@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { run } from '../../../scripts/lib/command.mjs';
+import { ensureCompose } from '../../../scripts/lib/docker-engine.mjs';
+
+// What the compose test cannot start (Grafana, the collector and Jaeger have no
+// Debian package to stand in for their images) is checked here, on the files.
+
+interface Service {
+  image: string;
+  profiles?: string[];
+  volumes?: string[];
+  tmpfs?: string[];
+  read_only?: boolean;
+  environment?: Record<string, string>;
+  build?: { args: Record<string, string> };
+}
+
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+const compose = parse(read('docker-compose.yml')) as { services: Record<string, Service> };
+const service = (name: string): Service => {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+  return found;
+};
+
+/** The container path a service mounts `source` (relative to the repository) at. */
+function mountTarget(name: string, source: string): string | undefined {
+  const volume = service(name).volumes?.find((entry) => entry.startsWith(`./${source}:`));
+  return volume?.split(':')[1];
+}
+
+async function resolvedConfig(env: Record<string, string> = {}) {
+  const [command, ...prefix] = ensureCompose() as [string, ...string[]];
+  const { stdout } = await run(command, [...prefix, '--file', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...process.env, ...env } });
+  return parse(stdout) as { services: Record<string, Service> };
+}
+
+describe('docker-compose.yml', () => {
+  it('is valid for Compose, and passes MERIDIAN_OTLP_ENDPOINT to the replicas only when set', async () => {
+    const plain = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: '' });
+    expect(plain.services['app-1']?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('');
+    const traced = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+    for (const replica of ['app-1', 'app-2']) {
+      expect(traced.services[replica]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
+    }
+  });
+
+  it('runs two replicas read-only, with tmpfs for /tmp and Next’s cache, built on the Dockerfile’s default base', async () => {
+    const dockerfileDefault = /^ARG NODE_IMAGE=(\S+)$/m.exec(read('Dockerfile'))?.[1];
+    const resolved = await resolvedConfig({ NODE_IMAGE: '' });
+    for (const replica of ['app-1', 'app-2']) {
+      const app = resolved.services[replica];
+      expect(app?.read_only).toBe(true);
+      expect(app?.tmpfs?.map((entry) => entry.split(':')[0])).toEqual(['/tmp', '/app/.next/cache']);
+      expect(app?.build?.args.NODE_IMAGE).toBe(dockerfileDefault);
+    }
+  });
+
+  it('mounts the Helm chart’s rules and dashboard where Prometheus and Grafana load them, and copies neither', () => {
+    const rules = mountTarget('prometheus', 'helm/meridian/files/prometheus-rules.yaml');
+    const prometheusConfig = parse(read('docker/prometheus/prometheus.yml')) as { rule_files: string[] };
+    expect(prometheusConfig.rule_files.map((glob) => path.dirname(glob))).toContain(path.dirname(rules ?? '-'));
+
+    const dashboard = mountTarget('grafana', 'helm/meridian/files/grafana-dashboard.json');
+    const providers = parse(read('docker/grafana/provisioning/dashboards/meridian.yaml')) as { providers: { options: { path: string } }[] };
+    expect(providers.providers.map((provider) => provider.options.path)).toContain(path.dirname(dashboard ?? '-'));
+    expect(mountTarget('grafana', 'docker/grafana/provisioning')).toBe('/etc/grafana/provisioning');
+
+    const copies = readdirSync(path.join(ROOT, 'docker'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
+      .filter((text) => text === read('helm/meridian/files/prometheus-rules.yaml') || text === read('helm/meridian/files/grafana-dashboard.json'));
+    expect(copies).toEqual([]);
+  });
+
+  it('gives Grafana the stack’s Prometheus, which the dashboard’s queries can use', () => {
+    const { datasources } = parse(read('docker/grafana/provisioning/datasources/prometheus.yaml')) as {
+      datasources: { type: string; uid: string; url: string }[];
+    };
+    const [source] = datasources;
+    expect(source).toMatchObject({ type: 'prometheus', url: 'http://prometheus:9090' });
+    expect(service('prometheus').image).toMatch(/^prom\/prometheus:/);
+
+    type Reference = { type?: string; uid?: string };
+    const dashboard = JSON.parse(read('helm/meridian/files/grafana-dashboard.json')) as {
+      templating?: { list: { name: string; type: string }[] };
+      panels: { datasource?: Reference; targets?: { expr: string; datasource?: Reference }[] }[];
+    };
+    const variables = (dashboard.templating?.list ?? []).filter((variable) => variable.type === 'datasource').map((variable) => `\${${variable.name}}`);
+    const references = dashboard.panels.flatMap((panel) => [panel.datasource, ...(panel.targets ?? []).map((target) => target.datasource)]);
+    expect(dashboard.panels.flatMap((panel) => panel.targets ?? []).length).toBeGreaterThan(0);
+    for (const reference of references.filter((ref): ref is Reference => ref !== undefined)) {
+      expect(reference.type).toBe('prometheus');
+      expect([...variables, source?.uid]).toContain(reference.uid);
+    }
+  });
+
+  it('keeps the collector and Jaeger in the tracing profile, wired OTLP in and OTLP out to Jaeger', () => {
+    expect(service('otel-collector').profiles).toEqual(['tracing']);
+    expect(service('jaeger').profiles).toEqual(['tracing']);
+    expect(mountTarget('otel-collector', 'docker/otel/collector.yaml')).toBe('/etc/otelcol/config.yaml');
+
+    const collector = parse(read('docker/otel/collector.yaml')) as {
+      receivers: { otlp: { protocols: { http: { endpoint: string } } } };
+      exporters: Record<string, { endpoint: string }>;
+      service: { pipelines: { traces: { receivers: string[]; exporters: string[] } } };
+    };
+    expect(collector.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    const { traces } = collector.service.pipelines;
+    expect(traces.receivers).toEqual(['otlp']);
+    expect(traces.exporters.map((name) => collector.exporters[name]?.endpoint)).toEqual(['jaeger:4317']);
+  });
+});

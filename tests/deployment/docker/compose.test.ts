@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { startStack, type ComposeStack } from '../support/compose-stack';
+import { meridianImage, type MeridianImage } from '../support/docker-image';
+
+let image: MeridianImage;
+let stack: ComposeStack;
+
+beforeAll(async () => {
+  image = await meridianImage();
+  stack = await startStack(image);
+});
+
+afterAll(async () => {
+  await stack?.down();
+});
+
+/** Polls `check` until it returns a value, or fails with the stack's logs. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`compose: ${what} within ${timeoutMs} ms; the stack's logs:\n${await stack.logs({ tail: 20 })}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+async function prometheus<T>(apiPath: string): Promise<T> {
+  const body = (await (await fetch(`${stack.prometheusUrl}${apiPath}`)).json()) as { status: string; data: T };
+  if (body.status !== 'success') throw new Error(`prometheus: ${apiPath} answered ${body.status}`);
+  return body.data;
+}
+
+describe('the compose stack', () => {
+  it('serves the site through the balancer from both replicas', async () => {
+    const servedBy = new Set<string>();
+    await eventually('the balancer did not send requests to both replicas', async () => {
+      const response = await fetch(`${stack.balancerUrl}/`);
+      const html = await response.text();
+      if (response.status !== 200 || !html.includes('<html')) return undefined;
+      servedBy.add(response.headers.get('x-served-by') ?? '');
+      return servedBy.size === 2 ? true : undefined;
+    });
+    expect([...servedBy].sort()).toEqual(['app-1', 'app-2']);
+  });
+
+  it('takes a replica out by its /readyz while it drains, and back once it restarts', async () => {
+    const balancerLog = async () => stack.logs({ services: ['balancer'] });
+    const earlier = (await balancerLog()).length;
+    const since = async (pattern: RegExp, from: number) => {
+      const match = pattern.exec((await balancerLog()).slice(from));
+      return match ? from + match.index : undefined;
+    };
+    // SIGTERM to our entry, PID 1, as `docker stop` sends it, but with the restart policy still on.
+    await stack.exec('app-1', ['sh', '-c', 'kill -TERM 1']);
+    const down = await eventually('the balancer did not take app-1 out for its /readyz', () =>
+      since(/app-1 is DOWN, reason: Layer7 wrong status, code: 503/, earlier),
+    );
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 6; i += 1) servedBy.add((await fetch(`${stack.balancerUrl}/readyz`)).headers.get('x-served-by') ?? '');
+    expect([...servedBy]).toEqual(['app-2']);
+    await eventually('app-1 did not come back after its restart', () => since(/app-1 is UP/, down));
+  });
+
+  it('has Prometheus scrape both replicas’ metrics ports, with the image’s build id', async () => {
+    type Targets = { activeTargets: { labels: { job: string; instance: string }; health: string }[] };
+    const up = await eventually('Prometheus did not see both replicas up', async () => {
+      const { activeTargets } = await prometheus<Targets>('/api/v1/targets');
+      const meridian = activeTargets.filter((target) => target.labels.job === 'meridian');
+      return meridian.length === 2 && meridian.every((target) => target.health === 'up') ? meridian : undefined;
+    });
+    expect(up.map((target) => target.labels.instance).sort()).toEqual(['app-1:9464', 'app-2:9464']);
+
+    type Vector = { result: { metric: Record<string, string> }[] };
+    const info = await prometheus<Vector>('/api/v1/query?query=meridian_build_info');
+    expect(info.result.map((series) => series.metric.build_id)).toEqual([image.buildArgs.BUILD_ID, image.buildArgs.BUILD_ID]);
+  });
+
+  it('has Prometheus evaluate the Helm chart’s alert rules, mounted from their one file', async () => {
+    const file = parse(readFileSync(path.join(ROOT, 'helm/meridian/files/prometheus-rules.yaml'), 'utf8')) as { groups: { name: string }[] };
+    type Rules = { groups: { name: string; rules: { health: string }[] }[] };
+    const groups = await eventually('Prometheus did not evaluate the rules', async () => {
+      const { groups } = await prometheus<Rules>('/api/v1/rules');
+      return groups.length > 0 && groups.every((group) => group.rules.every((rule) => rule.health === 'ok')) ? groups : undefined;
+    });
+    expect(groups.map((group) => group.name)).toEqual(file.groups.map((group) => group.name));
+  });
+});
