@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVERY_FEATURE_VALUES, kinds, render } from '../support/chart';
+import { unknownFields } from '../support/kubernetes-fields';
 import { schemaViolations } from '../support/kubernetes-schemas';
 
 describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
@@ -29,6 +30,21 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
       'ServiceMonitor',
     ]);
     expect(objects.flatMap(schemaViolations)).toEqual([]);
+  });
+
+  it.each([
+    ['the default values', []],
+    ['every optional feature on', [EVERY_FEATURE_VALUES]],
+  ])('sets no field the schemas do not define, with %s', (_label, files) => {
+    expect(unknownFields(render({}, { files }))).toEqual([]);
+  });
+
+  it('catches a misspelt field, which the API server would drop without a word', () => {
+    const objects = render();
+    const deployment = objects.find((object) => object.kind === 'Deployment') as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
+    deployment!.spec.template.spec.containers[0]!.readinesProbe = { httpGet: { path: '/readyz', port: 'http' } };
+
+    expect(unknownFields(objects)).toEqual([expect.stringMatching(/^Deployment\/web-meridian: .*'"readinesProbe"' does not exist in type 'IContainer'/)]);
   });
 
   it('catches an object that breaks its schema', () => {
