@@ -1,7 +1,8 @@
 // `npm test`: every suite, in order, on a fresh machine too. Installs what the
-// suites drive, type-checks and lints, runs the unit tests and the integration
-// tests (real server processes), then the end-to-end tests in Chromium, all
-// against one production build, and closes with one line of totals.
+// suites drive, type-checks and lints, runs the unit tests, the integration
+// tests (real server processes) and the deployment tests (the Helm chart with the
+// real helm), then the end-to-end tests in Chromium, all against one production
+// build, and closes with one line of totals.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -42,7 +43,7 @@ const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
 outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
-  run('unit and integration tests (vitest: tests/unit, tests/integration)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
+  run('unit, integration and deployment tests (vitest: tests/unit, tests/integration, tests/deployment)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
