@@ -43,6 +43,13 @@ describe('replicas, autoscaling and disruption budget', () => {
     expect(message).toContain('podDisruptionBudget.minAvailable=2 must be below the fewest pods running (autoscaling.minReplicas=2)');
   });
 
+  it('counts a minAvailable percentage as Kubernetes does, rounding up', () => {
+    expect(renderError({ podDisruptionBudget: { minAvailable: '60%' } })).toContain(
+      'podDisruptionBudget.minAvailable=60% must be below the fewest pods running (replicaCount=2)',
+    );
+    expect(pdbOf(render({ podDisruptionBudget: { minAvailable: '50%' } })).spec?.minAvailable).toBe('50%');
+  });
+
   it('accepts maxUnavailable instead, which never blocks a drain', () => {
     const objects = render({ replicaCount: 1, podDisruptionBudget: { minAvailable: null, maxUnavailable: 1 } });
 
