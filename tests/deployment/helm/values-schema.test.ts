@@ -27,6 +27,11 @@ describe('values.schema.json', () => {
     expect(message).toContain(expected);
   });
 
+  it('refuses a digits-only tag that --set turned into a number; --set-string keeps it a tag', () => {
+    expect(renderError({}, { args: ['--set', 'image.tag=1234567'] })).toContain("at '/image/tag': got number, want string");
+    expect(() => render({}, { args: ['--set-string', 'image.tag=1234567'] })).not.toThrow();
+  });
+
   it('accepts every value in its documented range', () => {
     expect(() =>
       render({
