@@ -30,6 +30,7 @@ export default defineConfig({
           name: 'deployment',
           include: ['tests/deployment/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/deployment/support/global-setup.ts'],
           testTimeout: 300_000,
           hookTimeout: 1_200_000,
         },

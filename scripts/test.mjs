@@ -1,8 +1,9 @@
 // `npm test`: every suite, in order, on a fresh machine too. Installs what the
 // suites drive, type-checks and lints, runs the unit tests, the integration
-// tests (real server processes) and the deployment tests (a Docker engine, which
-// they install and start themselves), then the end-to-end tests in Chromium, and
-// closes with one line of totals. The host suites share one production build; the
+// tests (real server processes) and the deployment tests (the Docker image and
+// compose stack on a Docker engine they install and start themselves, the Helm
+// chart with the real helm), then the end-to-end tests in Chromium, and closes
+// with one line of totals. The host suites share one production build; the
 // deployment tests build the Docker image.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

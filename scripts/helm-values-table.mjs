@@ -1,0 +1,12 @@
+// Rewrites the values table of helm/meridian/README.md from the `# --` comments of
+// helm/meridian/values.yaml. The chart tests fail while the README is stale.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib/app-server.mjs';
+import { withValuesTable } from './lib/helm-values-docs.mjs';
+
+const chart = path.join(ROOT, 'helm', 'meridian');
+const readmePath = path.join(chart, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+writeFileSync(readmePath, withValuesTable(readme, readFileSync(path.join(chart, 'values.yaml'), 'utf8')));
+console.log(`helm-values-table: wrote ${path.relative(ROOT, readmePath)}`);

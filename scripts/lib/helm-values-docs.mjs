@@ -1,0 +1,76 @@
+// Reads the `# --` comments of the chart's values.yaml (helm-docs' convention): the chart
+// README's values table is generated from them, so the two cannot drift apart.
+import { isMap, isScalar, parseDocument } from 'yaml';
+
+const MARKER = /^ ?-- /;
+
+/** The `# --` text above a key; the yaml parser hangs a map's first comment on the map itself. */
+function descriptionOf(pair, index, parent) {
+  const comment = (index === 0 ? parent.commentBefore : undefined) ?? pair.key.commentBefore ?? '';
+  const lines = comment.split('\n');
+  const start = lines.findLastIndex((line) => MARKER.test(line));
+  if (start === -1) return undefined;
+  return lines
+    .slice(start)
+    .map((line) => line.replace(MARKER, '').trim())
+    .join(' ')
+    .trim();
+}
+
+/**
+ * Every key of values.yaml, depth first: its dotted path, its default (as JSON), its
+ * description (undefined when it has no `# --` comment) and whether it is a leaf.
+ * @param {string} valuesYaml
+ * @returns {{ path: string, defaultJson: string, description: string | undefined, leaf: boolean }[]}
+ */
+export function valuesEntries(valuesYaml) {
+  const document = parseDocument(valuesYaml);
+  const entries = [];
+  const walk = (map, prefix) => {
+    map.items.forEach((pair, index) => {
+      const path = `${prefix}${isScalar(pair.key) ? pair.key.value : String(pair.key)}`;
+      const nested = isMap(pair.value) && pair.value.items.length > 0;
+      entries.push({
+        path,
+        defaultJson: JSON.stringify(pair.value?.toJSON() ?? null),
+        description: descriptionOf(pair, index, map),
+        leaf: !nested,
+      });
+      if (nested) walk(pair.value, `${path}.`);
+    });
+  };
+  walk(document.contents, '');
+  return entries;
+}
+
+/** Leaves with no documented key on their path, and documented keys below a documented key. */
+export function documentationGaps(valuesYaml) {
+  const entries = valuesEntries(valuesYaml);
+  const documented = entries.filter((entry) => entry.description).map((entry) => entry.path);
+  const ancestorsOf = (path) => documented.filter((other) => path.startsWith(`${other}.`));
+  return {
+    undocumented: entries.filter((entry) => entry.leaf && !entry.description && ancestorsOf(entry.path).length === 0).map((entry) => entry.path),
+    doublyDocumented: documented.filter((path) => ancestorsOf(path).length > 0),
+  };
+}
+
+const cell = (text) => text.replaceAll('|', '\\|');
+
+/** The Markdown values table: one row per documented key. */
+export function valuesTable(valuesYaml) {
+  const rows = valuesEntries(valuesYaml)
+    .filter((entry) => entry.description)
+    .map((entry) => `| \`${entry.path}\` | \`${cell(entry.defaultJson)}\` | ${cell(entry.description)} |`);
+  return ['| Key | Default | Description |', '|---|---|---|', ...rows].join('\n');
+}
+
+export const TABLE_START = '<!-- values table: generated from values.yaml by `node scripts/helm-values-table.mjs` -->';
+export const TABLE_END = '<!-- end of values table -->';
+
+/** The README with its values table replaced by a fresh one. */
+export function withValuesTable(readme, valuesYaml) {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start === -1 || end < start) throw new Error(`helm-values-docs: the README needs the markers ${TABLE_START} and ${TABLE_END}`);
+  return `${readme.slice(0, start + TABLE_START.length)}\n${valuesTable(valuesYaml)}\n${readme.slice(end)}`;
+}

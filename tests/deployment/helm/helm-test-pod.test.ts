@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { render } from '../support/chart';
+import { testPodOf } from '../support/workload';
+
+/** A stand-in for the Service: /readyz answers `readyStatus`, /builds/latest.json the given build. */
+async function fakeSite(readyStatus: number, buildId: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://site');
+    if (url.pathname === '/readyz') response.writeHead(readyStatus).end(readyStatus === 200 ? 'ready' : 'draining');
+    else if (url.pathname === '/builds/latest.json') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: buildId, timestamp: 1 }));
+    else response.writeHead(404).end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Runs the test pod's container command with node, as the kubelet would, against `siteUrl`. */
+async function runTestPod(siteUrl: string, values: Record<string, unknown> = {}) {
+  const container = testPodOf(render(values)).spec!.containers[0]!;
+  const env = Object.fromEntries((container.env ?? []).map(({ name, value }) => [name, value ?? '']));
+  const [command, ...args] = [...container.command!, ...container.args!];
+  expect(command).toBe('node');
+  // Only the pod's own variables (the script reads SITE_URL and EXPECTED_BUILD_ID); NODE_ENV as the app image sets it.
+  const child = spawn(process.execPath, args, { env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const [code] = await once(child, 'exit');
+  return { code: code as number, output };
+}
+
+describe('the helm test pod', () => {
+  let site: Server | undefined;
+  afterEach(() => site?.close());
+
+  it('is a helm test hook that reaches the Service by name and port, with the app image', () => {
+    const pod = testPodOf(render({ image: { tag: 'b7' } }));
+
+    expect(pod.metadata?.annotations?.['helm.sh/hook']).toBe('test');
+    expect(pod.spec?.restartPolicy).toBe('Never');
+    expect(pod.spec?.containers[0]?.image).toBe('meridian:b7');
+    expect(pod.spec?.containers[0]?.env).toContainEqual({ name: 'SITE_URL', value: 'http://web-meridian:80' });
+  });
+
+  it('passes when /readyz answers 200 and /builds/latest.json serves the image tag', async () => {
+    const fake = await fakeSite(200, 'b7');
+    site = fake.server;
+
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
+
+    expect(result.output).toContain('serves build b7');
+    expect(result.code).toBe(0);
+  });
+
+  it('fails while /readyz answers 503', async () => {
+    const fake = await fakeSite(503, 'b7');
+    site = fake.server;
+
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
+
+    expect(result.output).toContain('GET /readyz answered 503');
+    expect(result.code).toBe(1);
+  });
+
+  it('fails when the Service still serves another build', async () => {
+    const fake = await fakeSite(200, 'b6');
+    site = fake.server;
+
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
+
+    expect(result.output).toContain('serves build b6, expected b7');
+    expect(result.code).toBe(1);
+  });
+
+  it('accepts any build id when told not to expect the image tag', async () => {
+    const fake = await fakeSite(200, 'locally-built');
+    site = fake.server;
+
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' }, helmTest: { expectImageTagAsBuildId: false } });
+
+    expect(result.code).toBe(0);
+  });
+
+  it('is left out with helmTest.enabled false', () => {
+    expect(render({ helmTest: { enabled: false } }).map((object) => object.kind)).not.toContain('Pod');
+  });
+});

@@ -1,0 +1,82 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { helmBinary } from '../../../scripts/lib/helm.mjs';
+
+export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
+export const EVERY_FEATURE_VALUES = path.join(ROOT, 'tests', 'fixtures', 'helm', 'every-feature.yaml');
+export const RELEASE = 'web';
+
+/** A rendered Kubernetes object, as helm template prints it. */
+export interface KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface HelmResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function helm(args: string[]): HelmResult {
+  const result = spawnSync(helmBinary(), args, { cwd: ROOT, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const valuesDir = mkdtempSync(path.join(tmpdir(), 'meridian-helm-values-'));
+let valuesFiles = 0;
+
+/**
+ * Values as a file rather than --set, so numbers stay numbers and strings stay strings,
+ * as they would in an operator's values file.
+ */
+function valuesFile(values: Record<string, unknown>): string {
+  const file = path.join(valuesDir, `values-${(valuesFiles += 1)}.yaml`);
+  writeFileSync(file, stringify(values));
+  return file;
+}
+
+export interface RenderOptions {
+  /** Values files applied first, in order (e.g. EVERY_FEATURE_VALUES). */
+  files?: string[];
+  /** Extra helm arguments, such as ['--set', 'image.tag=x']. */
+  args?: string[];
+}
+
+function templateArgs(values: Record<string, unknown>, options: RenderOptions): string[] {
+  const files = [...(options.files ?? []), valuesFile(values)].flatMap((file) => ['--values', file]);
+  return ['template', RELEASE, CHART_DIR, '--namespace', 'site', ...files, ...(options.args ?? [])];
+}
+
+/** `helm template` output as objects; throws with helm's message when rendering fails. */
+export function render(values: Record<string, unknown> = {}, options: RenderOptions = {}): KubernetesObject[] {
+  const result = helm(templateArgs(values, options));
+  if (result.status !== 0) throw new Error(`helm template failed: ${result.stderr}`);
+  return parseAllDocuments(result.stdout)
+    .map((document) => document.toJS() as KubernetesObject | null)
+    .filter((object): object is KubernetesObject => object !== null);
+}
+
+/** helm's error output for values that must not render; throws if they do render. */
+export function renderError(values: Record<string, unknown>, options: RenderOptions = {}): string {
+  const result = helm(templateArgs(values, options));
+  if (result.status === 0) throw new Error(`helm template rendered values it should refuse: ${JSON.stringify(values)}`);
+  return result.stderr;
+}
+
+/** The one object of a kind (and, among several, the one whose name ends with nameSuffix). */
+export function find(objects: KubernetesObject[], kind: string, nameSuffix = ''): KubernetesObject {
+  const matches = objects.filter((object) => object.kind === kind && object.metadata.name.endsWith(nameSuffix));
+  if (matches.length !== 1) {
+    throw new Error(`expected one ${kind} named *${nameSuffix}, found ${matches.map((object) => object.metadata.name).join(', ') || 'none'}`);
+  }
+  return matches[0]!;
+}
+
+export const kinds = (objects: KubernetesObject[]): string[] => objects.map((object) => object.kind).sort();
