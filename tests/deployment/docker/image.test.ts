@@ -45,6 +45,13 @@ describe('the image', () => {
     expect(info).toContain(`version="${VERSION}"`);
   });
 
+  it('is that build id everywhere: builds/latest.json, its route manifest and the pages (data-dpl-id)', async () => {
+    const { BUILD_ID } = image.buildArgs;
+    expect(await (await fetch(`${app.url}/builds/latest.json?1`)).json()).toMatchObject({ id: BUILD_ID });
+    expect((await fetch(`${app.url}/builds/meta/${BUILD_ID}.json`)).status).toBe(200);
+    expect(await (await fetch(`${app.url}/ja`)).text()).toContain(`data-dpl-id="${BUILD_ID}"`);
+  });
+
   it('runs as a non-root numeric user', async () => {
     expect(config.User).toBe('10001:10001');
     expect((await exec(['id', '-u'])).output.trim()).toBe('10001');
