@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
-import Link from 'next/link';
+import { SiteLink } from '@/ui/navigation/site-link';
 import 'swiper/css';
 import { interpolate } from '@/i18n/client-messages';
 import type { Swiper } from './swiper-runtime';
@@ -110,9 +110,9 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
               <div className={styles.copy}>
                 <h2 className={styles.title}>{slide.title}</h2>
                 <p className={styles.text}>{slide.text}</p>
-                <Link className={styles.cta} href={slide.href}>
+                <SiteLink className={styles.cta} href={slide.href}>
                   {slide.cta}
-                </Link>
+                </SiteLink>
               </div>
               <img
                 className={styles.image}

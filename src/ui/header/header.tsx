@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { SiteLink } from '@/ui/navigation/site-link';
 import { getTranslator } from '@/i18n/server';
 import { localizedPath, type Locale } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
@@ -13,14 +13,14 @@ export async function Header({ locale }: { locale: Locale }) {
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
-        <Link
+        <SiteLink
           className={styles.brand}
           href={localizedPath(locale)}
           aria-label={common('homeLink', { name: siteConfig.name })}
         >
           <span className={styles.mark} aria-hidden="true" />
           {siteConfig.name}
-        </Link>
+        </SiteLink>
         <MobileMenu>
           <nav aria-label={t('navigationLabel')}>
             <MenuList locale={locale} variant="header" />

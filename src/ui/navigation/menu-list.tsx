@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { SiteLink } from './site-link';
 import { getTranslator } from '@/i18n/server';
 import type { Locale } from '@/shared/locales';
 import { MENU_ITEMS, menuItemHref } from './menu-items';
@@ -11,9 +11,9 @@ export async function MenuList({ locale, variant }: { locale: Locale; variant: '
     <ul className={styles[variant]}>
       {MENU_ITEMS.map((item) => (
         <li key={item.id}>
-          <Link className={styles.link} href={menuItemHref(locale, item.section)}>
+          <SiteLink className={styles.link} href={menuItemHref(locale, item.section)}>
             {t(item.id)}
-          </Link>
+          </SiteLink>
         </li>
       ))}
     </ul>

@@ -1,0 +1,70 @@
+import { expect, test, type Request } from '@playwright/test';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+/** A router payload request (next/link or router.prefetch): the page's path and whether it is a prefetch. */
+function payloadRequest(request: Request): { path: string; prefetch: boolean } | null {
+  const url = new URL(request.url());
+  const headers = request.headers();
+  if (!url.searchParams.has('_rsc') && headers.rsc === undefined) return null;
+  return { path: url.pathname, prefetch: headers['next-router-prefetch'] !== undefined || headers['next-router-segment-prefetch'] !== undefined };
+}
+
+test('the route manifest is fetched about a second after the page is idle, once', async ({ page }) => {
+  const manifests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/builds/meta/')) manifests.push(request.url());
+  });
+  await page.goto('/ja');
+  const manifest = await page.waitForRequest((request) => request.url().includes('/builds/meta/'));
+  expect(new URL(manifest.url()).pathname).toBe('/builds/meta/e2e-a.json');
+  const startedAt = await page.evaluate(
+    () => performance.getEntriesByType('resource').find((entry) => entry.name.includes('/builds/meta/'))?.startTime ?? 0,
+  );
+  // Its clock starts with the navigation; the page waits for idle, then one more second.
+  expect(startedAt).toBeGreaterThanOrEqual(1000);
+  await page.waitForTimeout(1500);
+  expect(manifests).toHaveLength(1);
+});
+
+for (const [name, connection] of [
+  ['a slow-2g connection', { effectiveType: 'slow-2g', saveData: false }],
+  ['Save-Data', { effectiveType: '4g', saveData: true }],
+] as const) {
+  test(`neither the route manifest nor payloads are fetched on ${name}`, async ({ page }) => {
+    await page.addInitScript((value) => {
+      Object.defineProperty(navigator, 'connection', { get: () => value });
+    }, connection);
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/builds/meta/')) fetched.push(request.url());
+      if (payloadRequest(request)) fetched.push(request.url());
+    });
+    // This page links to a prerendered page of its locale (/ja), which would otherwise be prefetched.
+    await page.goto('/ja/e2e-fixtures/crash');
+    // The first poll leaves at the moment the manifest would: once it is seen, the manifest would have been too.
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await page.waitForTimeout(1000);
+    expect(fetched).toEqual([]);
+  });
+}
+
+for (const [page, locale, home] of [
+  ['/e2e-fixtures/crash', 'en', '/'],
+  ['/ja/e2e-fixtures/crash', 'ja', '/ja'],
+] as const) {
+  test(`${page} prefetches the payloads of the prerendered pages it links to in ${locale}, after the manifest, and no other`, async ({ page: tab }) => {
+    const events: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().includes('/builds/meta/')) events.push('manifest');
+      const payload = payloadRequest(request);
+      if (payload) events.push(`payload ${payload.path}`);
+    });
+    await tab.goto(page);
+    await expect.poll(() => events).toContain(`payload ${home}`);
+    await tab.waitForTimeout(1000);
+    expect(events[0]).toBe('manifest');
+    // Only the home page of this locale: the language links lead to other locales, this page is no prerendered one.
+    expect(new Set(events.slice(1))).toEqual(new Set([`payload ${home}`]));
+  });
+}
