@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHART_DIR, EVERY_FEATURE_VALUES, find, render } from '../support/chart';
-
-const RULES_FILE = path.join(CHART_DIR, 'files', 'prometheus-rules.yaml');
-const DASHBOARD_FILE = path.join(CHART_DIR, 'files', 'grafana-dashboard.json');
-
-interface Dashboard {
-  uid: string;
-  schemaVersion: number;
-  templating: { list: { name: string; type: string }[] };
-  panels: { title: string; targets: { expr: string }[] }[];
-}
+import { EVERY_FEATURE_VALUES, find, render } from '../support/chart';
+import { DASHBOARD_FILE, readDashboard } from '../support/grafana-dashboard';
+import { RULES_FILE } from '../support/prometheus-rules';
 
 describe('monitoring objects', () => {
   const everything = render({}, { files: [EVERY_FEATURE_VALUES] });
@@ -94,7 +85,7 @@ describe('files/prometheus-rules.yaml', () => {
 });
 
 describe('files/grafana-dashboard.json', () => {
-  const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as Dashboard;
+  const dashboard = readDashboard();
 
   it('is the meridian dashboard in a current schema, with job and instance variables', () => {
     expect(dashboard.uid).toBe('meridian');
@@ -103,8 +94,8 @@ describe('files/grafana-dashboard.json', () => {
   });
 
   it('charts requests per second by route, filtered by the variables', () => {
-    const expressions = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
 
-    expect(expressions).toContainEqual(expect.stringMatching(/^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[5m\]\)\)$/));
+    expect(expressions).toContainEqual(expect.stringMatching(/^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[\$__rate_interval\]\)\)$/));
   });
 });
