@@ -76,7 +76,7 @@ describe('files/prometheus-rules.yaml', () => {
     const alert = groups.flatMap((group) => group.rules).find((rule) => rule.alert === 'MeridianTargetDown');
 
     expect(alert).toMatchObject({
-      expr: 'up{job=~".*meridian.*"} == 0',
+      expr: 'up{job="meridian"} == 0',
       for: '5m',
       labels: { severity: expect.any(String) },
       annotations: { summary: expect.any(String), runbook_url: expect.stringMatching(/docs\/runbooks\.md#meridiantargetdown$/) },
