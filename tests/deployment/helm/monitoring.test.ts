@@ -4,7 +4,7 @@ import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/mon
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { EVERY_FEATURE_VALUES, find, render } from '../support/chart';
+import { EVERY_FEATURE_VALUES, find, render, renderError } from '../support/chart';
 import { DASHBOARD_FILE, readDashboard } from '../support/grafana-dashboard';
 import { RULES_FILE } from '../support/prometheus-rules';
 
@@ -57,6 +57,23 @@ describe('monitoring objects', () => {
     expect(dashboard.metadata.annotations).toEqual({ grafana_folder: 'Meridian' });
     expect(dashboard.metadata.namespace).toBe('monitoring');
     expect(JSON.parse((dashboard.data as Record<string, string>)['meridian.json']!)).toEqual(JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')));
+  });
+
+  it('sets the availability objective and the runbook base URL from the values, and nothing else of the rules', () => {
+    const values = { prometheusRule: { enabled: true, availabilityObjective: 0.9995, runbookBaseUrl: 'https://git.example.com/meridian/blob/main/' } };
+    const rule = find(render(values), 'PrometheusRule') as unknown as IPrometheusRule;
+    const expected = parse(readFileSync(RULES_FILE, 'utf8')) as IPrometheusRule['spec'];
+    for (const entry of expected.groups!.flatMap((group) => group.rules ?? [])) {
+      if (entry.record === 'meridian:slo_availability_objective') entry.expr = 'vector(0.9995)';
+      if (entry.annotations?.runbook_url) entry.annotations.runbook_url = `https://git.example.com/meridian/blob/main/${entry.annotations.runbook_url}`;
+    }
+
+    expect(rule.spec.groups).toEqual(expected.groups);
+  });
+
+  it('refuses an objective outside (0, 1) and a runbook base URL not ending in a slash', () => {
+    expect(renderError({ prometheusRule: { enabled: true, availabilityObjective: 1 } })).toContain('/prometheusRule/availabilityObjective');
+    expect(renderError({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://git.example.com/meridian' } })).toContain('/prometheusRule/runbookBaseUrl');
   });
 
   it('puts the dashboard ConfigMap in the release namespace unless told otherwise', () => {
