@@ -42,7 +42,7 @@ describe('the Grafana dashboard', () => {
       i18n: [
         'Locale load failures by locale and source',
         "Page views by locale (browsers' LCP reports)",
-        'Page requests: unprefixed (English) and prefixed locales',
+        'Home page requests: / (English) and /[locale] (other locales)',
       ],
       Freshness: ['Manifest, payload and latest fetch failures by kind', '/builds/latest.json requests per second by status'],
       'Web Vitals': ['LCP p75 by locale', 'INP p75 by locale', 'CLS p75 by locale'],
