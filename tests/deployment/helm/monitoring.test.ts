@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHART_DIR, EVERY_FEATURE_VALUES, find, render } from '../support/chart';
-
-const RULES_FILE = path.join(CHART_DIR, 'files', 'prometheus-rules.yaml');
-const DASHBOARD_FILE = path.join(CHART_DIR, 'files', 'grafana-dashboard.json');
-
-interface Dashboard {
-  uid: string;
-  schemaVersion: number;
-  templating: { list: { name: string; type: string }[] };
-  panels: { title: string; targets: { expr: string }[] }[];
-}
+import { EVERY_FEATURE_VALUES, find, render, renderError } from '../support/chart';
+import { DASHBOARD_FILE, readDashboard } from '../support/grafana-dashboard';
+import { RULES_FILE } from '../support/prometheus-rules';
 
 describe('monitoring objects', () => {
   const everything = render({}, { files: [EVERY_FEATURE_VALUES] });
@@ -68,6 +59,23 @@ describe('monitoring objects', () => {
     expect(JSON.parse((dashboard.data as Record<string, string>)['meridian.json']!)).toEqual(JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')));
   });
 
+  it('sets the availability objective and the runbook base URL from the values, and nothing else of the rules', () => {
+    const values = { prometheusRule: { enabled: true, availabilityObjective: 0.9995, runbookBaseUrl: 'https://git.example.com/meridian/blob/main/' } };
+    const rule = find(render(values), 'PrometheusRule') as unknown as IPrometheusRule;
+    const expected = parse(readFileSync(RULES_FILE, 'utf8')) as IPrometheusRule['spec'];
+    for (const entry of expected.groups!.flatMap((group) => group.rules ?? [])) {
+      if (entry.record === 'meridian:slo_availability_objective') entry.expr = 'vector(0.9995)';
+      if (entry.annotations?.runbook_url) entry.annotations.runbook_url = `https://git.example.com/meridian/blob/main/${entry.annotations.runbook_url}`;
+    }
+
+    expect(rule.spec.groups).toEqual(expected.groups);
+  });
+
+  it('refuses an objective outside (0, 1) and a runbook base URL not ending in a slash', () => {
+    expect(renderError({ prometheusRule: { enabled: true, availabilityObjective: 1 } })).toContain('/prometheusRule/availabilityObjective');
+    expect(renderError({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://git.example.com/meridian' } })).toContain('/prometheusRule/runbookBaseUrl');
+  });
+
   it('puts the dashboard ConfigMap in the release namespace unless told otherwise', () => {
     expect(find(render({ grafanaDashboard: { enabled: true } }), 'ConfigMap', '-dashboard').metadata.namespace).toBe('site');
   });
@@ -85,7 +93,7 @@ describe('files/prometheus-rules.yaml', () => {
     const alert = groups.flatMap((group) => group.rules).find((rule) => rule.alert === 'MeridianTargetDown');
 
     expect(alert).toMatchObject({
-      expr: 'up{job=~".*meridian.*"} == 0',
+      expr: 'up{job="meridian"} == 0',
       for: '5m',
       labels: { severity: expect.any(String) },
       annotations: { summary: expect.any(String), runbook_url: expect.stringMatching(/docs\/runbooks\.md#meridiantargetdown$/) },
@@ -94,7 +102,7 @@ describe('files/prometheus-rules.yaml', () => {
 });
 
 describe('files/grafana-dashboard.json', () => {
-  const dashboard = JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as Dashboard;
+  const dashboard = readDashboard();
 
   it('is the meridian dashboard in a current schema, with job and instance variables', () => {
     expect(dashboard.uid).toBe('meridian');
@@ -103,8 +111,8 @@ describe('files/grafana-dashboard.json', () => {
   });
 
   it('charts requests per second by route, filtered by the variables', () => {
-    const expressions = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
 
-    expect(expressions).toContainEqual(expect.stringMatching(/^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[5m\]\)\)$/));
+    expect(expressions).toContainEqual(expect.stringMatching(/^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[\$__rate_interval\]\)\)$/));
   });
 });
