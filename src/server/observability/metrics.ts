@@ -1,4 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { NAMESPACES } from '@/i18n/namespaces';
+import { LOCALES } from '@/shared/locales';
 import type { BuildInfo } from '../build-info';
 
 export const CLIENT_EVENTS = [
@@ -96,6 +98,15 @@ export function createMetrics(build: BuildInfo) {
     { build_id: build.buildId, version: build.version, revision: build.revision, node_version: process.version },
     1,
   );
+  // Every failure and event series exists from the start at 0, so that rate()
+  // and increase() see its first occurrence (a series born at 1 shows no increase).
+  for (const source of ['server', 'client'] as const) {
+    for (const locale of LOCALES) {
+      for (const namespace of NAMESPACES) metrics.localeLoadFailures.inc({ locale, namespace, source }, 0);
+    }
+  }
+  for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind }, 0);
+  for (const event of CLIENT_EVENTS) metrics.clientEvents.inc({ event }, 0);
   return metrics;
 }
 
