@@ -42,7 +42,7 @@ const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
 outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
-  run('unit and integration tests (vitest: tests/unit, tests/integration)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
+  run('unit, integration and rollout tests (vitest: tests/unit, tests/integration, tests/rollout)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
