@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { expect, test } from 'vitest';
+import { ROOT } from '../../scripts/lib/app-server.mjs';
 import { TEST_BUILDS } from '../../scripts/lib/build.mjs';
+import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from '../../scripts/rollout/scenario.mjs';
 import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
 
 const { a: BUILD_A, b: BUILD_B } = TEST_BUILDS;
+/** The chart of the last run, kept for a look when this test fails. */
+const REPORT_DIR = path.join(ROOT, 'test-reports', 'rollout');
 
 /** Why the tools cannot be had (apt-get needs root), or null. Under CI=true a missing tool fails the test. */
 function missingTools(): string | null {
@@ -23,9 +28,10 @@ test('builds A to B, one process at a time behind haproxy under steady load: no 
     context.skip();
   }
   const result = await runRollout({ from: BUILD_A, to: BUILD_B, log: (line) => console.log(`rollout ${line}`) });
+  await writeRolloutReport(result, REPORT_DIR);
 
   const totals = trafficTotals(result.traffic);
-  console.log(`rollout: ${totals.requests} requests, ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors`);
+  console.log(`rollout: ${totals.requests} requests, ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors; report in ${REPORT_DIR}`);
   // The load generator: every request answered 200, by one build or the other.
   expect(totals.serverErrors).toBe(0);
   expect(totals.connectionErrors, JSON.stringify(result.traffic.errorCodes)).toBe(0);
