@@ -24,6 +24,20 @@ export default defineConfig({
         },
       },
       {
+        // A rollout under load: haproxy, Prometheus and Chromium around app processes replaced one by one.
+        extends: true,
+        test: {
+          name: 'rollout',
+          include: ['tests/rollout/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/integration/support/global-setup.ts'],
+          testTimeout: 180_000,
+          // After the other projects, alone: its timings (health checks against
+          // the shutdown delay) should not compete with them for the CPUs.
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
         // The deployment artefacts proven with real tools: a Docker engine, helm.
         extends: true,
         test: {

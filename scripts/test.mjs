@@ -45,7 +45,7 @@ const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
 outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
-  run('unit, integration and deployment tests (vitest: tests/unit, tests/integration, tests/deployment)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
+  run('unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 

@@ -30,7 +30,7 @@ export async function waitForHttp(url, timeoutMs = 30_000) {
 /**
  * Runs the production server (our entry) of the current build, or of the build
  * whose entry is given, on `port`. Returns its base URL, its output so far, and
- * a stop() that waits for exit.
+ * a stop() that waits for exit and resolves with the exit code.
  * @param {{ port: number, env?: Record<string, string>, cwd?: string, entry?: string }} options
  */
 export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY) }) {
@@ -54,9 +54,9 @@ export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(R
     url,
     output: () => output,
     async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const [code] = await exited;
+      return code;
     },
   };
 }

@@ -65,6 +65,11 @@ export const NEXT_BUILD_ENV = { MERIDIAN_E2E_FIXTURES: 'true', BUILD_ID: 'e2e-b'
 
 const BUILD_COPIES = path.join(ROOT, 'node_modules', '.cache', 'meridian-builds');
 
+/** Where ensureBuildCopy(name) puts the copy's server entry. */
+function buildCopyEntry(name) {
+  return path.join(BUILD_COPIES, name, path.basename(SERVER_ENTRY));
+}
+
 /**
  * A standalone build made with `env`, kept outside `.next` (which it passes
  * through) and reused while the sources and env are unchanged. Returns the path
@@ -74,7 +79,7 @@ export function ensureBuildCopy(name, env) {
   const dir = path.join(BUILD_COPIES, name);
   const hashFile = path.join(dir, 'meridian-source-hash');
   const wanted = sourceHash(env);
-  const entry = path.join(dir, path.basename(SERVER_ENTRY));
+  const entry = buildCopyEntry(name);
   if (existsSync(hashFile) && readFileSync(hashFile, 'utf8') === wanted && existsSync(entry)) {
     console.log(`build: ${name} unchanged, reusing ${path.relative(ROOT, dir)}`);
     return entry;
@@ -96,3 +101,9 @@ export function ensureTestBuilds() {
   ensureBuild(E2E_BUILD_ENV);
   return { nextBuild };
 }
+
+/** The two builds ensureTestBuilds leaves, by id and server entry: A in `.next`, B its copy. */
+export const TEST_BUILDS = {
+  a: { id: E2E_BUILD_ENV.BUILD_ID, entry: path.join(ROOT, SERVER_ENTRY) },
+  b: { id: NEXT_BUILD_ENV.BUILD_ID, entry: buildCopyEntry('e2e-b') },
+};

@@ -7,6 +7,8 @@
  * they are done. Back and forward reload the entry the browser moved to.
  */
 export function installFullLoadNavigation(): () => void {
+  /** Set once a load is on its way: the #hash change of a same-page link fires popstate too. */
+  let leaving = false;
   const onClick = (event: MouseEvent) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
@@ -15,9 +17,16 @@ export function installFullLoadNavigation(): () => void {
     const target = new URL(anchor.href, window.location.href);
     if (target.origin !== window.location.origin) return;
     event.preventDefault();
-    setTimeout(() => loadDocument(target), 0);
+    setTimeout(() => {
+      leaving = true;
+      loadDocument(target);
+    }, 0);
   };
-  const onPopState = () => window.location.reload();
+  const onPopState = () => {
+    if (leaving) return;
+    leaving = true;
+    window.location.reload();
+  };
   window.addEventListener('click', onClick, { capture: true });
   window.addEventListener('popstate', onPopState);
   return () => {

@@ -1,0 +1,22 @@
+// `npm run rollout:demo`: the rollout the test runs (scripts/rollout/scenario.mjs),
+// drawn: rollout-report/index.html and rollout-report/rollout.png. Exits 1 when
+// the load generator counted any error, so a chart with errors is never mistaken
+// for the picture of a calm rollout.
+import path from 'node:path';
+import { ROOT } from './lib/app-server.mjs';
+import { ensureTestBuilds, TEST_BUILDS } from './lib/build.mjs';
+import { writeRolloutReport } from './rollout/report.mjs';
+import { ensureRolloutTools, runRollout } from './rollout/scenario.mjs';
+import { trafficTotals } from './rollout/traffic-totals.mjs';
+
+const REPORT_DIR = path.join(ROOT, 'rollout-report');
+
+ensureRolloutTools();
+ensureTestBuilds();
+const result = await runRollout({ from: TEST_BUILDS.a, to: TEST_BUILDS.b, log: (line) => console.log(line) });
+const { html, png } = await writeRolloutReport(result, REPORT_DIR);
+const totals = trafficTotals(result.traffic);
+const errors = totals.serverErrors + totals.connectionErrors + totals.otherStatuses;
+console.log(`\n${totals.requests} requests: ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors, ${totals.otherStatuses} other statuses`);
+console.log(`report: ${path.relative(ROOT, html)}, chart: ${path.relative(ROOT, png)}`);
+process.exit(errors === 0 ? 0 : 1);

@@ -1,0 +1,37 @@
+// What Prometheus saw of the builds during a rollout, in three questions.
+
+const BUILDS_RUNNING = 'count by (build_id) (meridian_build_info)';
+
+/** The builds Prometheus counts as running now, by id: `{ "e2e-b": 2 }`. */
+export async function buildsRunningNow(prometheus) {
+  const samples = await prometheus.query(BUILDS_RUNNING);
+  return Object.fromEntries(samples.map(({ metric, value }) => [metric.build_id, Number(value[1])]));
+}
+
+/**
+ * Second by second over [startMs, endMs], which builds Prometheus counted as
+ * running: how many seconds it saw each, and how many it saw both at once.
+ */
+export async function buildsSeenBetween(prometheus, startMs, endMs) {
+  const series = await prometheus.queryRange(BUILDS_RUNNING, startMs, endMs);
+  /** @type {Map<number, string[]>} */
+  const buildsAt = new Map();
+  for (const { metric, values } of series) {
+    for (const [time] of values) buildsAt.set(time, [...(buildsAt.get(time) ?? []), metric.build_id]);
+  }
+  const seconds = Object.fromEntries(series.map(({ metric, values }) => [metric.build_id, values.length]));
+  const mixedSeconds = [...buildsAt.values()].filter((builds) => builds.length > 1).length;
+  return { seconds, mixedSeconds };
+}
+
+/**
+ * How many `build_update_detected` beacons the app processes counted since
+ * `sinceMs`, replaced processes included: a replaced process takes its counter
+ * with it, but Prometheus keeps what it scraped, so each target's highest
+ * count is summed.
+ */
+export async function buildUpdatesReported(prometheus, sinceMs) {
+  const window = `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;
+  const [sample] = await prometheus.query(`sum(max_over_time(meridian_client_events_total{event="build_update_detected"}[${window}]))`);
+  return sample ? Number(sample.value[1]) : 0;
+}

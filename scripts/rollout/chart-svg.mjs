@@ -1,0 +1,141 @@
+// The rollout over time as one SVG: answers per second by build, errors, each
+// process's life in the load balancer, and when the browser switched.
+
+const WIDTH = 1000;
+const LEFT = 70;
+const RIGHT = WIDTH - 20;
+const BARS_TOP = 40;
+const BARS_HEIGHT = 260;
+const LANE_HEIGHT = 22;
+const LANE_GAP = 8;
+const COLORS = { from: '#4c78a8', to: '#f58518', error: '#d62728', browser: '#2ca02c', grid: '#ddd', text: '#333' };
+
+const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const text = (x, y, content, attrs = '', fill = COLORS.text) =>
+  `<text x="${x}" y="${y}" font-size="12" fill="${fill}" ${attrs}>${escape(content)}</text>`;
+const rect = (x, y, width, height, fill, attrs = '') =>
+  `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, width).toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${fill}" ${attrs}/>`;
+
+/** Axis step and maximum: a half power of ten, and room above the highest bar. */
+function axis(highest) {
+  const step = 10 ** Math.floor(Math.log10(Math.max(highest, 2))) / 2;
+  return { step, max: Math.ceil((highest * 1.15) / step) * step };
+}
+
+/** Per second: stacked bars of answers by the old build, the new one, and errors. */
+function bars(result, x, seconds) {
+  const { buckets } = result.traffic;
+  const { step, max } = axis(Math.max(...buckets.map((bucket) => bucket.requests)));
+  const y = (value) => BARS_TOP + BARS_HEIGHT - (value / max) * BARS_HEIGHT;
+  const parts = [];
+  for (let tick = 0; tick <= max; tick += step) {
+    parts.push(`<line x1="${LEFT}" x2="${RIGHT}" y1="${y(tick)}" y2="${y(tick)}" stroke="${COLORS.grid}"/>`);
+    parts.push(text(LEFT - 8, y(tick) + 4, tick, 'text-anchor="end"'));
+  }
+  for (let second = 0; second <= seconds; second += 5) parts.push(text(x(second), BARS_TOP + BARS_HEIGHT + 16, `${second}s`, 'text-anchor="middle"'));
+  parts.push(text(12, BARS_TOP + BARS_HEIGHT / 2, 'requests / s', `transform="rotate(-90 12 ${BARS_TOP + BARS_HEIGHT / 2})" text-anchor="middle" dominant-baseline="hanging"`));
+  const width = x(1) - x(0) - 1;
+  for (const bucket of buckets) {
+    const errors = bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses;
+    let stacked = 0;
+    for (const [count, color] of [
+      [bucket.builds[result.builds.from] ?? 0, COLORS.from],
+      [bucket.builds[result.builds.to] ?? 0, COLORS.to],
+      [errors, COLORS.error],
+    ]) {
+      parts.push(rect(x(bucket.second), y(stacked + count), width, y(stacked) - y(stacked + count), color));
+      stacked += count;
+    }
+  }
+  return parts.join('\n');
+}
+
+/**
+ * One lane per process slot, in seconds: the old build in haproxy's rotation,
+ * draining while still in it, draining out of it, no process, the new build
+ * in the rotation.
+ */
+function slotPhases(events, slot) {
+  const own = events.filter((event) => event.slot === slot);
+  const second = (predicate) => (own.find(predicate)?.at ?? NaN) / 1000;
+  const sigterm = second((event) => event.kind === 'sigterm');
+  return {
+    sigterm,
+    outOfRotation: second((event) => event.kind === 'rotation' && event.status === 'DOWN'),
+    exited: second((event) => event.kind === 'exited'),
+    inRotation: second((event) => event.kind === 'rotation' && event.status === 'UP' && event.at / 1000 > sigterm),
+  };
+}
+
+function lanes(result, x, seconds, top) {
+  const slots = [...new Set(result.events.flatMap((event) => (event.slot ? [event.slot] : [])))].sort();
+  const parts = slots.map((slot, index) => {
+    const laneTop = top + index * (LANE_HEIGHT + LANE_GAP);
+    const { sigterm, outOfRotation, exited, inRotation } = slotPhases(result.events, slot);
+    const span = (from, to, color, attrs = '') => rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs);
+    return [
+      text(LEFT - 8, laneTop + 15, slot, 'text-anchor="end"'),
+      span(0, sigterm, COLORS.from),
+      span(sigterm, outOfRotation, COLORS.from, 'opacity="0.6"'),
+      span(outOfRotation, exited, COLORS.from, 'opacity="0.25"'),
+      span(inRotation, seconds, COLORS.to),
+      text(x(sigterm) + 4, laneTop + 15, 'draining'),
+      text((x(exited) + x(inRotation)) / 2, laneTop + 15, 'starting', 'text-anchor="middle"'),
+    ].join('\n');
+  });
+  return { svg: parts.join('\n'), height: slots.length * (LANE_HEIGHT + LANE_GAP) };
+}
+
+const MARKER_LABELS = {
+  sigterm: (event) => `SIGTERM ${event.slot}`,
+  'tab-detected': (event) => `tab sees ${event.build}`,
+  'tab-navigated': (event) => `next page: ${event.build}`,
+};
+
+/** Vertical lines across the whole chart: each SIGTERM, and the browser's two moments. */
+function markers(result, x, bottom) {
+  const marked = result.events.filter((event) => event.kind in MARKER_LABELS);
+  return marked
+    .map((event, index) => {
+      const color = event.kind === 'sigterm' ? COLORS.text : COLORS.browser;
+      const lineX = x(event.at / 1000);
+      const labelY = BARS_TOP - 22 + (index % 2) * 13;
+      return [
+        `<line x1="${lineX}" x2="${lineX}" y1="${labelY + 3}" y2="${bottom}" stroke="${color}" stroke-dasharray="4 3"/>`,
+        // A white outline keeps a label readable where another marker's line crosses it.
+        text(lineX + 3, labelY, MARKER_LABELS[event.kind](event), 'stroke="#fff" stroke-width="3" paint-order="stroke"', color),
+      ].join('\n');
+    })
+    .join('\n');
+}
+
+function legend(result, y) {
+  const items = [
+    [COLORS.from, `answered by ${result.builds.from}`],
+    [COLORS.to, `answered by ${result.builds.to}`],
+    [COLORS.error, 'not 200, or no answer'],
+    [COLORS.browser, 'the open tab'],
+  ];
+  const swatches = items.map(([color, label], index) => `${rect(LEFT + index * 200, y - 10, 12, 12, color)}${text(LEFT + index * 200 + 18, y, label)}`);
+  const lanes = text(LEFT, y + 20, "Lanes: dark, in haproxy's rotation; middle, draining and still in it; pale, draining out of it; gap, no process.");
+  return [...swatches, lanes].join('\n');
+}
+
+/** The whole chart for a result of runRollout. */
+export function rolloutChartSvg(result) {
+  const seconds = result.traffic.buckets.length;
+  const x = (second) => LEFT + (second / seconds) * (RIGHT - LEFT);
+  const lanesTop = BARS_TOP + BARS_HEIGHT + 32;
+  const laneView = lanes(result, x, seconds, lanesTop);
+  const bottom = lanesTop + laneView.height;
+  const height = bottom + 50;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">`,
+    `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
+    bars(result, x, seconds),
+    laneView.svg,
+    markers(result, x, bottom),
+    legend(result, bottom + 20),
+    '</svg>',
+  ].join('\n');
+}

@@ -1,0 +1,31 @@
+// Polling for conditions that become true eventually (a process ready, a scrape taken).
+
+/**
+ * Calls `check` until it resolves without throwing, and returns its value;
+ * after `timeoutMs` rejects with `label` and the last failure.
+ * @template T
+ * @param {string} label
+ * @param {() => T | Promise<T>} check
+ * @param {{ timeoutMs?: number, intervalMs?: number }} [options]
+ * @returns {Promise<T>}
+ */
+export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 100 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`rollout: waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Rejects once `child` exits, naming it and showing its output; never an unhandled rejection. */
+export function exitAsFailure(label, exited, output) {
+  const failure = exited.then(([code, signal]) => {
+    throw new Error(`rollout: ${label} exited (${code ?? signal}):\n${output().slice(-4000)}`);
+  });
+  failure.catch(() => {});
+  return failure;
+}
