@@ -44,11 +44,13 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # Exec form: node is PID 1 and receives SIGTERM itself, no shell in between.
 ENTRYPOINT ["node", "meridian-server.cjs"]
 
+ARG NODE_IMAGE
 ARG VERSION=
 ARG REVISION=
 ARG SOURCE=
 ARG CREATED=
 LABEL org.opencontainers.image.title="meridian" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}" \
       org.opencontainers.image.description="Server-rendered multilingual website shell" \
       org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.version="${VERSION}" \

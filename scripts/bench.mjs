@@ -1,18 +1,20 @@
 // Performance benchmark: throughput (wrk), first-visit JS bytes (Chromium), Lighthouse
-// mobile scores, and the overhead of our entry against Next's own server.js (wrk, plus the
-// memory growth of our entry) for the production build. A report, not a test: a missed
+// mobile scores, the overhead of our entry against Next's own server.js (wrk, plus the
+// memory growth of our entry) for the production build, and the Docker image (its size
+// above the Node base, and docker run to a ready /readyz). A report, not a test: a missed
 // target still exits 0; a crash (tools missing, server down, a stage throwing) exits 1.
 // Env: BENCH_DURATION_S (wrk seconds per target/run, default 10), BENCH_WARMUP_S (default 2),
 // BENCH_ROUNDS (alternating wrk rounds of the throughput stage, default 2), BENCH_REBUILD=1
 // (rebuild unless .next is a production build of the current sources; by default an existing
 // build is reused).
 // BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
-// BENCH_ONLY=server-overhead; stages: throughput, js, lighthouse, server-overhead (the last
-// includes the memory test). Chromium and Lighthouse are only checked when js or lighthouse
+// BENCH_ONLY=server-overhead; stages: throughput, js, lighthouse, server-overhead (it
+// includes the memory test), image. Chromium and Lighthouse are only checked when js or lighthouse
 // runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
 // bench-results/summary.json is kept.
 import path from 'node:path';
 import { ROOT, startApp } from './lib/app-server.mjs';
+import { measureImage } from './bench/image.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
 import { runLighthouse } from './bench/lighthouse.mjs';
 import { killBenchServers } from './bench/bench-servers.mjs';
@@ -24,7 +26,7 @@ import { ensureBuild, ensureTools } from './bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'js', 'lighthouse', 'server-overhead'];
+const STAGES = ['throughput', 'js', 'lighthouse', 'server-overhead', 'image'];
 
 /** The stages BENCH_ONLY selects (all when unset); null for a full run. */
 function selectedStages() {
@@ -108,6 +110,7 @@ async function main() {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));
     await stage('serverMemory', 'server memory', () => measureServerMemory());
   }
+  if (runs('image')) await stage('image', 'Docker image', () => measureImage());
   if (interrupted) return 130;
 
   heading('Summary');

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { JS_BUDGET_KIB } from './js-bytes.mjs';
 import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
+import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
 import { log } from './util.mjs';
 
@@ -112,14 +113,27 @@ function serverMemoryRows(memory) {
   ];
 }
 
+function imageRows(image) {
+  const sizeMetric = 'Image layers above the Node base (MB)';
+  const readyMetric = 'docker run to /readyz 200, median of 5 (s)';
+  if (!image) return [errorRow(sizeMetric, `< ${IMAGE_TARGETS.layersAboveBaseMB}`), errorRow(readyMetric, `< ${IMAGE_TARGETS.readySeconds}`)];
+  return [
+    row(sizeMetric, `${image.layersAboveBaseMB} (base ${image.base})`, `< ${IMAGE_TARGETS.layersAboveBaseMB}`,
+      image.layersAboveBaseMB < IMAGE_TARGETS.layersAboveBaseMB),
+    row(readyMetric, `${image.medianReadySeconds} (${image.readySeconds.join(', ')})`, `< ${IMAGE_TARGETS.readySeconds}`,
+      image.medianReadySeconds < IMAGE_TARGETS.readySeconds),
+  ];
+}
+
 /** Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows. */
-export function buildRows({ throughput, js, lighthouse, serverOverhead, serverMemory }, stages) {
+export function buildRows({ throughput, js, lighthouse, serverOverhead, serverMemory, image }, stages) {
   const ran = (name) => !stages || stages.has(name);
   return [
     ...(ran('throughput') ? throughputRows(throughput) : []),
     ...(ran('js') ? jsRows(js) : []),
     ...(ran('lighthouse') ? lighthouseRows(lighthouse) : []),
     ...(ran('server-overhead') ? [...serverOverheadRows(serverOverhead), ...serverMemoryRows(serverMemory)] : []),
+    ...(ran('image') ? imageRows(image) : []),
   ];
 }
 

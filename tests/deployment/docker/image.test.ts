@@ -27,8 +27,9 @@ async function exec(command: string[]) {
 
 describe('the image', () => {
   it('carries the OCI labels of its build arguments', () => {
-    const { VERSION, REVISION, SOURCE, CREATED } = image.buildArgs;
+    const { NODE_IMAGE, VERSION, REVISION, SOURCE, CREATED } = image.buildArgs;
     expect(config.Labels).toMatchObject({
+      'org.opencontainers.image.base.name': NODE_IMAGE,
       'org.opencontainers.image.version': VERSION,
       'org.opencontainers.image.revision': REVISION,
       'org.opencontainers.image.source': SOURCE,

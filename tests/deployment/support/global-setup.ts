@@ -1,11 +1,15 @@
+import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
 import { helmBinary } from '../../../scripts/lib/helm.mjs';
 import { ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
 
 /**
  * Once, before the test files run in parallel: fetch and unpack helm (so no two files fetch
- * it at once) and install promtool for the alert rules (so no two apt-get runs race for its lock).
+ * it at once), install promtool for the alert rules (so no two apt-get runs race for its
+ * lock), and make a Docker engine answer; one this set-up started is stopped afterwards.
  */
-export default function setup(): void {
+export default async function setup(): Promise<() => Promise<void>> {
   helmBinary();
   ensureDebianPackages(['prometheus']);
+  const engine = await ensureDockerEngine();
+  return () => engine.stop();
 }
