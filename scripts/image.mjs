@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureNodeBase } from '../docker/node-base.mjs';
 import { ROOT } from './lib/app-server.mjs';
-import { gitRevision, resolveBuildId } from './lib/build-identity.mjs';
+import { buildRevision, resolveBuildId } from './lib/build-identity.mjs';
 import { run, succeeds } from './lib/command.mjs';
 import { engineAnswers } from './lib/docker-engine.mjs';
 
@@ -46,7 +46,7 @@ if (!engineAnswers()) {
   console.error('image: no Docker engine answers `docker info`; start one first');
   process.exit(1);
 }
-const revision = gitRevision(ROOT);
+const revision = buildRevision(process.env, ROOT);
 const buildId = resolveBuildId(process.env, revision);
 const tag = `meridian:${buildId}`;
 const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));

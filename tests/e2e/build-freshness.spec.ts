@@ -1,12 +1,12 @@
-import path from 'node:path';
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { ROOT, SERVER_ENTRY, startApp } from '../../scripts/lib/app-server.mjs';
+import { startApp } from '../../scripts/lib/app-server.mjs';
+import { TEST_BUILDS } from '../../scripts/lib/build.mjs';
 import { freePort } from '../../scripts/lib/ports.mjs';
+import { clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
-const BUILD_A = { id: 'e2e-a', entry: path.join(ROOT, SERVER_ENTRY) };
-const BUILD_B = { id: 'e2e-b', entry: process.env.MERIDIAN_E2E_NEXT_BUILD ?? '' };
+const { a: BUILD_A, b: BUILD_B } = TEST_BUILDS;
 const POLL_INTERVAL_MS = 1000;
 /**
  * Three poll intervals with their +10% jitter, plus one backoff step: polls
@@ -32,11 +32,7 @@ async function origin() {
       });
     },
     /** How many `event`s browsers reported to the server running now. */
-    async clientEvents(event: string): Promise<number> {
-      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      const match = new RegExp(`^meridian_client_events_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
-      return Number(match?.[1] ?? 0);
-    },
+    clientEvents: (event: string) => clientEvents(`http://127.0.0.1:${metricsPort}/metrics`, event),
     async stop() {
       await running?.stop();
     },
@@ -57,7 +53,6 @@ async function windowMarker(page: Page): Promise<unknown> {
 
 test('a new build reaches an open tab at its next navigation, and never under a reader', async ({ page }) => {
   test.setTimeout(90_000);
-  expect(BUILD_B.entry, 'the global setup names the second build').not.toBe('');
   const site = await origin();
   try {
     await site.serve(BUILD_A);

@@ -1,14 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
+import { clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
-const metricsUrl = () => process.env.MERIDIAN_E2E_METRICS_URL as string;
-
-async function clientEvents(event: string): Promise<number> {
-  const text = await (await fetch(metricsUrl())).text();
-  const match = new RegExp(`^meridian_client_events_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
-  return Number(match?.[1] ?? 0);
-}
+/** Events reported to the suite's server (tests in other files report to it too: compare counts). */
+const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
 
 /**
  * Fails every script chunk requested after the first page load: the chunk of
@@ -35,8 +31,8 @@ async function failLateChunks(page: Page): Promise<{ aborted: () => number }> {
 }
 
 test('a chunk that fails to load reloads the page once; failing again within 10 s shows the error page', async ({ page }) => {
-  const reloadsBefore = await clientEvents('chunk_reload');
-  const blockedBefore = await clientEvents('chunk_reload_blocked');
+  const reloadsBefore = await appEvents('chunk_reload');
+  const blockedBefore = await appEvents('chunk_reload_blocked');
   let loads = 0;
   page.on('load', () => (loads += 1));
   const chunks = await failLateChunks(page);
@@ -47,12 +43,12 @@ test('a chunk that fails to load reloads the page once; failing again within 10 
   await reloaded;
   expect(chunks.aborted()).toBeGreaterThanOrEqual(1);
   expect(loads).toBe(2);
-  await expect.poll(() => clientEvents('chunk_reload')).toBe(reloadsBefore + 1);
+  await expect.poll(() => appEvents('chunk_reload')).toBe(reloadsBefore + 1);
 
   // Still within the guard's 10 s: the same failure shows the error page instead of reloading again.
   await page.getByRole('region', { name: 'Highlights' }).hover();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
-  await expect.poll(() => clientEvents('chunk_reload_blocked')).toBe(blockedBefore + 1);
+  await expect.poll(() => appEvents('chunk_reload_blocked')).toBe(blockedBefore + 1);
   await page.waitForTimeout(1000);
   expect(loads).toBe(2);
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Request } from '@playwright/test';
+import { clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -66,5 +67,26 @@ for (const [page, locale, home] of [
     expect(events[0]).toBe('manifest');
     // Only the home page of this locale: the language links lead to other locales, this page is no prerendered one.
     expect(new Set(events.slice(1))).toEqual(new Set([`payload ${home}`]));
+  });
+}
+
+/** Events reported to the suite's server (tests in other files report to it too: compare counts). */
+const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
+
+for (const [kind, event, failing] of [
+  ['the route manifest', 'manifest_fetch_failed', (url: URL) => url.pathname.startsWith('/builds/meta/')],
+  ['a payload prefetch', 'payload_fetch_failed', (url: URL) => url.searchParams.has('_rsc')],
+] as const) {
+  test(`${kind} failing is reported, and the visitor sees nothing of it`, async ({ page }) => {
+    const before = await appEvents(event);
+    await page.route(failing, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+    const failed = page.waitForRequest((request) => failing(new URL(request.url())));
+    await page.goto('/e2e-fixtures/crash');
+    await failed;
+    await page.waitForTimeout(1000);
+    await expect(page.getByRole('button', { name: 'Crash with 503' })).toBeVisible();
+    // Reports leave in a batch a few seconds later, or as the page is left: leave it.
+    await page.goto('about:blank');
+    await expect.poll(() => appEvents(event), { timeout: 10_000 }).toBeGreaterThan(before);
   });
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface BuildFiles {
@@ -14,10 +14,8 @@ export function loadBuildFiles(dir: string): BuildFiles {
   const latest = readFileSync(path.join(buildsDir, 'latest.json'));
   const manifests = new Map<string, Buffer>();
   const metaDir = path.join(buildsDir, 'meta');
-  if (existsSync(metaDir)) {
-    for (const name of readdirSync(metaDir)) {
-      if (name.endsWith('.json')) manifests.set(name.slice(0, -'.json'.length), readFileSync(path.join(metaDir, name)));
-    }
+  for (const name of readdirSync(metaDir)) {
+    if (name.endsWith('.json')) manifests.set(name.slice(0, -'.json'.length), readFileSync(path.join(metaDir, name)));
   }
   return { latest, manifests };
 }

@@ -9,7 +9,7 @@ export interface PageLoad {
   decision: Extract<RoutingDecision, { kind: 'serve' }>;
 }
 
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');

@@ -9,7 +9,7 @@ interface RouteEntry {
 interface RoutesManifest {
   staticRoutes: RouteEntry[];
   dynamicRoutes: RouteEntry[];
-  rewrites: { beforeFiles: RouteEntry[]; afterFiles: { regex: string }[]; fallback: unknown[] } | { regex: string }[];
+  rewrites: { beforeFiles: unknown[]; afterFiles: { regex: string }[]; fallback: unknown[] };
 }
 
 /** Next's own error routes: they match their literal paths, which no visitor's path reaches as a page. */
@@ -37,9 +37,7 @@ function publicFiles(dir: string): Set<string> {
  */
 export function loadPageRoutes(dir: string): PageRoutes {
   const manifest = JSON.parse(readFileSync(path.join(dir, '.next', 'routes-manifest.json'), 'utf8')) as RoutesManifest;
-  const rewrites = Array.isArray(manifest.rewrites)
-    ? { beforeFiles: [], afterFiles: manifest.rewrites, fallback: [] }
-    : manifest.rewrites;
+  const { rewrites } = manifest;
   if (rewrites.beforeFiles.length > 0 || rewrites.fallback.length > 0) return { isRouted: () => true };
   const patterns = [...manifest.staticRoutes, ...manifest.dynamicRoutes]
     .filter((route) => !ERROR_PAGES.has(route.page))

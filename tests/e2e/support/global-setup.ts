@@ -4,17 +4,16 @@ import { startApp } from '../../../scripts/lib/app-server.mjs';
 import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
 
 /**
- * Builds once (cached by source hash), starts the production server, and hands
- * its URLs to the tests, with the entry of a second build for rollout tests.
+ * Builds once (cached by source hash; the second build, for rollouts, too),
+ * starts the production server, and hands its URLs to the tests.
  */
 export default async function globalSetup() {
   ensureBrowser();
-  const { nextBuild } = ensureTestBuilds();
+  ensureTestBuilds();
   const metricsPort = await freePort();
   const app = await startApp({ port: await freePort(), env: { METRICS_PORT: String(metricsPort) } });
   process.env.MERIDIAN_E2E_URL = app.url;
   process.env.MERIDIAN_E2E_METRICS_URL = `http://127.0.0.1:${metricsPort}/metrics`;
-  process.env.MERIDIAN_E2E_NEXT_BUILD = nextBuild;
   return async () => {
     await app.stop();
   };
