@@ -3,13 +3,14 @@
 // tests (real server processes) and the deployment tests (the Docker image and
 // compose stack on a Docker engine they install and start themselves, the Helm
 // chart with the real helm), then the end-to-end tests in Chromium, and closes
-// with one line of totals. The host suites share one production build; the
-// deployment tests build the Docker image.
+// with every failure named and one line of totals. The host suites share one
+// production build; the deployment tests build the Docker image.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
 import { ensureBrowser } from './lib/system-deps.mjs';
+import { playwrightOutcome, vitestOutcome } from './lib/test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -21,20 +22,10 @@ function run(label, command, args) {
   return result.status === 0;
 }
 
-function unitCounts() {
-  const file = path.join(RESULTS, 'unit-report.json');
-  if (!existsSync(file)) return { passed: 0, failed: 1 };
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  // A file that fails to load fails no test but fails the run: count it.
-  const failed = report.numFailedTests || (report.success ? 0 : 1);
-  return { passed: report.numPassedTests, failed };
-}
-
-function e2eCounts() {
-  const file = path.join(RESULTS, 'e2e-report.json');
-  if (!existsSync(file)) return { passed: 0, failed: 1 };
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected };
+function readOutcome(name, toOutcome) {
+  const file = path.join(RESULTS, name);
+  if (!existsSync(file)) return { passed: 0, failed: 1, failures: [`no report at ${path.relative(ROOT, file)}`] };
+  return toOutcome(JSON.parse(readFileSync(file, 'utf8')));
 }
 
 rmSync(RESULTS, { recursive: true, force: true });
@@ -49,11 +40,12 @@ outcomes.push(
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
-const unit = unitCounts();
-const e2e = e2eCounts();
+const unit = readOutcome('unit-report.json', (report) => vitestOutcome(report, ROOT));
+const e2e = readOutcome('e2e-report.json', playwrightOutcome);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + typeFailures;
+for (const failure of [...unit.failures, ...e2e.failures]) console.log(`FAILED ${failure}`);
 console.log(`\nvitest ${unit.passed} passed, ${unit.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

@@ -1,0 +1,41 @@
+// Reads the JSON reports of vitest and Playwright into counts and one line per
+// failure: CI keeps only the tail of a run's output, so the closing summary
+// must name what failed.
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+// The first line of an error is enough to tell a failure apart in the summary.
+const firstLine = (message = '') => stripVTControlCharacters(message).trim().split('\n')[0].slice(0, 300);
+
+export function vitestOutcome(report, root) {
+  const failures = [];
+  for (const file of report.testResults) {
+    const where = path.relative(root, file.name);
+    const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedTests) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    // A file whose hooks or imports fail fails no test but fails the run: count it.
+    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+  }
+  if (failures.length === 0 && !report.success) failures.push('vitest reported failure without a failed test or file');
+  return { passed: report.numPassedTests, failed: failures.length, failures };
+}
+
+// Playwright nests describe blocks as suites under one suite per file.
+function failedSpecs(suites, titles, failures) {
+  for (const suite of suites ?? []) {
+    const suiteTitles = suite.title === suite.file ? titles : [...titles, suite.title];
+    for (const spec of suite.specs) {
+      if (spec.ok) continue;
+      const error = spec.tests.flatMap((test) => test.results).find((result) => result.error)?.error;
+      failures.push(`${spec.file}:${spec.line} › ${[...suiteTitles, spec.title].join(' › ')}: ${firstLine(error?.message)}`);
+    }
+    failedSpecs(suite.suites, suiteTitles, failures);
+  }
+  return failures;
+}
+
+export function playwrightOutcome(report) {
+  const failures = failedSpecs(report.suites, [], []);
+  for (const error of report.errors ?? []) failures.push(`playwright: ${firstLine(error.message)}`);
+  return { passed: report.stats.expected + report.stats.flaky, failed: Math.max(report.stats.unexpected, failures.length), failures };
+}

@@ -1,0 +1,53 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playwrightOutcome, vitestOutcome } from '../../../../scripts/lib/test-reports.mjs';
+
+// Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
+let dir: string;
+
+function runReporting(command: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    execFileSync(path.join(ROOT, 'node_modules/.bin', command), args, { cwd: dir, stdio: 'pipe', env: { ...process.env, CI: '', ...env } });
+  } catch {
+    // Both exit non-zero here: the suites are made to fail.
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'meridian-test-reports-'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  writeFileSync(path.join(dir, 'failing.test.js'), "test('passes', () => {});\ntest('fails', () => { throw new Error('first line\\nsecond line'); });\n");
+  writeFileSync(path.join(dir, 'hook.test.js'), "beforeAll(() => { throw new Error('hook broke'); });\ntest('never runs', () => {});\n");
+  writeFileSync(path.join(dir, 'import.test.js'), "import 'no-such-module';\ntest('never loads', () => {});\n");
+  writeFileSync(path.join(dir, 'failing.e2e.js'), "const { test, expect } = require('@playwright/test');\ntest('passes', () => {});\ntest.describe('group', () => {\n  test('fails', () => { expect(1).toBe(2); });\n});\n");
+  writeFileSync(path.join(dir, 'playwright.config.js'), "module.exports = { testMatch: '*.e2e.js' };\n");
+  runReporting('vitest', ['run', '--globals', '--root', dir, '--reporter=json', '--outputFile.json=vitest.json']);
+  runReporting('playwright', ['test', '--reporter=json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'playwright.json' });
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('vitestOutcome', () => {
+  it('names a failed test, a failed hook and a file that cannot load, each once', () => {
+    const outcome = vitestOutcome(JSON.parse(readFileSync(path.join(dir, 'vitest.json'), 'utf8')), dir);
+    expect(outcome.passed).toBe(1);
+    expect(outcome.failures.sort()).toEqual([
+      'failing.test.js › fails: Error: first line',
+      'hook.test.js: hook broke',
+      expect.stringMatching(/^import\.test\.js: .*no-such-module/),
+    ]);
+    expect(outcome.failed).toBe(3);
+  });
+});
+
+describe('playwrightOutcome', () => {
+  it('names a failed test with its describe block and the first line of its error, without colour codes', () => {
+    const report = JSON.parse(readFileSync(path.join(dir, 'playwright.json'), 'utf8'));
+    const outcome = playwrightOutcome(report);
+    expect(outcome).toEqual({ passed: 1, failed: 1, failures: ['failing.e2e.js:4 › group › fails: Error: expect(received).toBe(expected) // Object.is equality'] });
+  });
+});
