@@ -117,8 +117,7 @@ export async function startNext({ nodeArgs } = {}) {
  */
 export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env: extraEnv = {} } = {}) {
   const port = await freePort();
-  let metricsPort = await freePort();
-  while (metricsPort === port) metricsPort = await freePort();
+  const metricsPort = await freePort();
   const env = { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' };
   if (otlpEndpoint) env.OTEL_EXPORTER_OTLP_ENDPOINT = otlpEndpoint;
   const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: { ...env, ...extraEnv }, readyPath: '/readyz', nodeArgs });

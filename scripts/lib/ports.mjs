@@ -1,15 +1,49 @@
-// A free loopback port, for servers the tests and benchmarks start.
+// Free loopback ports for the servers the tests and benchmarks start.
+//
+// The kernel's own pick (listen on port 0) comes from the ephemeral range, the
+// same range it takes the source ports of outgoing connections from. A port
+// picked, released and bound a moment later can meanwhile be taken by any
+// client socket (a keep-alive readiness probe, a scrape), and the server then
+// fails with EADDRINUSE. So ports come from below that range, at random, and
+// none is handed out twice by one process.
+import { readFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import net from 'node:net';
 
-/** @returns {Promise<number>} */
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** Above the ports services usually claim (3000, 8080, 9090, 9464...). */
+const LOWEST = 20_000;
+
+/** The first port of the kernel's ephemeral range (Linux's default is 32768). */
+export function ephemeralRangeStart() {
+  try {
+    const [first] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return Number(first) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const handedOut = new Set();
+
+/** @param {number} port */
+function canListen(port) {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** @returns {Promise<number>} a port nothing listens on now, not handed out before by this process */
+export async function freePort() {
+  const end = ephemeralRangeStart();
+  if (end - LOWEST < 1000) throw new Error(`ports: the ephemeral range starts at ${end}, leaving too few ports below it above ${LOWEST}`);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = randomInt(LOWEST, end);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`ports: no free port found between ${LOWEST} and ${end}`);
 }
