@@ -5,7 +5,7 @@ import { useParams, useRouter } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
 import { isLocale, localizedPath, DEFAULT_LOCALE } from '@/shared/locales';
 import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
-import { ErrorView, errorViewStyles } from './error-view';
+import { ErrorButtonAction, ErrorView } from './error-view';
 import { statusOfError } from './error-status';
 
 /** What an error boundary shows: the status, its title, and a way to retry or leave. */
@@ -25,19 +25,16 @@ export function ErrorBoundaryView({ error, reset }: { error: Error & { digest?: 
 
   return (
     <ErrorView status={t('status', { status })} title={title} message={message}>
-      <button type="button" className={errorViewStyles.action} onClick={() => reset()}>
-        {t('retry')}
-      </button>
-      <button
-        type="button"
-        className={errorViewStyles.secondary}
+      <ErrorButtonAction onClick={() => reset()}>{t('retry')}</ErrorButtonAction>
+      <ErrorButtonAction
+        secondary
         onClick={() => {
           router.push(localizedPath(locale));
           reset();
         }}
       >
         {t('home')}
-      </button>
+      </ErrorButtonAction>
     </ErrorView>
   );
 }

@@ -29,4 +29,28 @@ export function ErrorView({
   );
 }
 
-export const errorViewStyles = styles;
+/** The way out that the page leads with: a plain link, so it works before (and without) JavaScript. */
+export function ErrorLinkAction({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a className={styles.action} href={href}>
+      {children}
+    </a>
+  );
+}
+
+/** An action that runs in the browser; `secondary` for the one the page does not lead with. */
+export function ErrorButtonAction({
+  onClick,
+  secondary = false,
+  children,
+}: {
+  onClick: () => void;
+  secondary?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={secondary ? styles.secondary : styles.action} onClick={onClick}>
+      {children}
+    </button>
+  );
+}

@@ -1,6 +1,6 @@
 import { getTranslator } from '@/i18n/server';
 import { localizedPath, type Locale } from '@/shared/locales';
-import { ErrorView, errorViewStyles } from '@/ui/error-view/error-view';
+import { ErrorLinkAction, ErrorView } from '@/ui/error-view/error-view';
 import { displayedPath } from '@/shared/displayed-path';
 
 /** "Page Not Found" with the path the visitor asked for and a way home, all in the server HTML. */
@@ -8,9 +8,7 @@ export async function NotFoundView({ locale, requestedPath }: { locale: Locale; 
   const t = await getTranslator(locale, 'not-found');
   return (
     <ErrorView status="404" title={t('title')} message={t('message', { path: displayedPath(requestedPath) })}>
-      <a className={errorViewStyles.action} href={localizedPath(locale)}>
-        {t('home')}
-      </a>
+      <ErrorLinkAction href={localizedPath(locale)}>{t('home')}</ErrorLinkAction>
     </ErrorView>
   );
 }
