@@ -49,21 +49,21 @@ describe('the compose stack', () => {
   });
 
   it('takes a replica out by its /readyz while it drains, and back once it restarts', async () => {
-    const balancerLog = async () => stack.logs({ services: ['balancer'] });
-    const earlier = (await balancerLog()).length;
-    const since = async (pattern: RegExp, from: number) => {
-      const match = pattern.exec((await balancerLog()).slice(from));
-      return match ? from + match.index : undefined;
-    };
+    // Counted, not sliced by offset: compose merges the balancer's stdout and
+    // stderr out of order, so a new line can land before text logged earlier.
+    const DOWN = /app-1 is DOWN, reason: Layer7 wrong status, code: 503/g;
+    const UP = /app-1 is UP/g;
+    const count = async (pattern: RegExp) => (await stack.logs({ services: ['balancer'] })).match(pattern)?.length ?? 0;
+    const [downBefore, upBefore] = [await count(DOWN), await count(UP)];
+    const moreThan = (pattern: RegExp, before: number) => async () => ((await count(pattern)) > before ? true : undefined);
     // SIGTERM to our entry, PID 1, as `docker stop` sends it, but with the restart policy still on.
     await stack.exec('app-1', ['sh', '-c', 'kill -TERM 1']);
-    const down = await eventually('the balancer did not take app-1 out for its /readyz', () =>
-      since(/app-1 is DOWN, reason: Layer7 wrong status, code: 503/, earlier),
-    );
+    await eventually('the balancer did not take app-1 out for its /readyz', moreThan(DOWN, downBefore));
     const servedBy = new Set<string>();
     for (let i = 0; i < 6; i += 1) servedBy.add((await fetch(`${stack.balancerUrl}/readyz`)).headers.get('x-served-by') ?? '');
     expect([...servedBy]).toEqual(['app-2']);
-    await eventually('app-1 did not come back after its restart', () => since(/app-1 is UP/, down));
+    // haproxy marks a server UP again only after it went DOWN: one more UP is the way back.
+    await eventually('app-1 did not come back after its restart', moreThan(UP, upBefore));
   });
 
   it('has Prometheus scrape both replicas’ metrics ports, with the image’s build id', async () => {
