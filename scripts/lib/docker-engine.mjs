@@ -3,13 +3,15 @@
 // docker.io and start dockerd themselves when no engine answers.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { succeeds } from './command.mjs';
 import { ensureDebianPackages } from './system-deps.mjs';
 
 export const DOCKERD_LOG = path.join(tmpdir(), 'meridian-dockerd.log');
+const DOCKERD_PID_FILE = '/var/run/docker.pid';
 
 export function engineAnswers() {
   return succeeds('docker', ['info']);
@@ -26,28 +28,49 @@ function startDockerd() {
   return dockerd;
 }
 
+/** Whether the dockerd named by the pid file still runs (starting, or shutting down). */
+function pidFileDockerdAlive() {
+  try {
+    process.kill(Number(readFileSync(DOCKERD_PID_FILE, 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Makes `docker` reach an engine: installs docker.io and starts dockerd when
  * none answers. `stop()` stops the engine again only if this call started it
- * (its images stay on disk for the next run).
+ * (its images stay on disk for the next run), and resolves once it has exited.
  * @returns {Promise<{ stop(): Promise<void> }>}
  */
 export async function ensureDockerEngine(timeoutMs = 60_000) {
   const noop = { stop: async () => {} };
   if (engineAnswers()) return noop;
   ensureDebianPackages(['docker.io']);
-  // On a machine run by systemd, installing the package started the engine.
-  const dockerd = engineAnswers() ? null : startDockerd();
   const deadline = Date.now() + timeoutMs;
-  while (!engineAnswers()) {
-    if (Date.now() > deadline) throw new Error(`docker-engine: dockerd did not answer within ${timeoutMs} ms; see ${DOCKERD_LOG}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  if (!dockerd) return noop;
+  const waitUntil = async (what, done) => {
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`docker-engine: ${what} within ${timeoutMs} ms; see ${DOCKERD_LOG}`);
+      await sleep(500);
+    }
+  };
+  // A dockerd of an earlier run may still be shutting down (or one started by
+  // systemd with the package still starting): a second one would refuse to
+  // start while its pid file is there.
+  await waitUntil('the running dockerd did not answer or exit', () => engineAnswers() || !pidFileDockerdAlive());
+  if (engineAnswers()) return noop;
+  const dockerd = startDockerd();
+  await waitUntil('dockerd did not answer', () => {
+    if (dockerd.exitCode !== null) throw new Error(`docker-engine: dockerd exited with code ${dockerd.exitCode}; see ${DOCKERD_LOG}`);
+    return engineAnswers();
+  });
   return {
     async stop() {
       if (dockerd.exitCode !== null) return;
       const exited = once(dockerd, 'exit');
+      // Held until it has exited, so the next run never meets its pid file.
+      dockerd.ref();
       dockerd.kill('SIGTERM');
       await exited;
     },
