@@ -47,43 +47,19 @@ describe('the helm test pod', () => {
     expect(pod.spec?.containers[0]?.env).toContainEqual({ name: 'SITE_URL', value: 'http://web-meridian:80' });
   });
 
-  it('passes when /readyz answers 200 and /builds/latest.json serves the image tag', async () => {
-    const fake = await fakeSite(200, 'b7');
+  it.each([
+    { when: 'passes when /readyz answers 200 and /builds/latest.json serves the image tag', ready: 200, served: 'b7', values: {}, says: 'serves build b7', code: 0 },
+    { when: 'fails while /readyz answers 503', ready: 503, served: 'b7', values: {}, says: 'GET /readyz answered 503', code: 1 },
+    { when: 'fails when the Service still serves another build', ready: 200, served: 'b6', values: {}, says: 'serves build b6, expected b7', code: 1 },
+    { when: 'accepts any build id when told not to expect the image tag', ready: 200, served: 'locally-built', values: { helmTest: { expectImageTagAsBuildId: false } }, says: 'serves build locally-built', code: 0 },
+  ])('$when', async ({ ready, served, values, says, code }) => {
+    const fake = await fakeSite(ready, served);
     site = fake.server;
 
-    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' }, ...values });
 
-    expect(result.output).toContain('serves build b7');
-    expect(result.code).toBe(0);
-  });
-
-  it('fails while /readyz answers 503', async () => {
-    const fake = await fakeSite(503, 'b7');
-    site = fake.server;
-
-    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
-
-    expect(result.output).toContain('GET /readyz answered 503');
-    expect(result.code).toBe(1);
-  });
-
-  it('fails when the Service still serves another build', async () => {
-    const fake = await fakeSite(200, 'b6');
-    site = fake.server;
-
-    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
-
-    expect(result.output).toContain('serves build b6, expected b7');
-    expect(result.code).toBe(1);
-  });
-
-  it('accepts any build id when told not to expect the image tag', async () => {
-    const fake = await fakeSite(200, 'locally-built');
-    site = fake.server;
-
-    const result = await runTestPod(fake.url, { image: { tag: 'b7' }, helmTest: { expectImageTagAsBuildId: false } });
-
-    expect(result.code).toBe(0);
+    expect(result.output).toContain(says);
+    expect(result.code).toBe(code);
   });
 
   it('is left out with helmTest.enabled false', () => {
