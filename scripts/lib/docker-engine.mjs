@@ -6,9 +6,9 @@ import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { succeeds } from './command.mjs';
 import { ensureDebianPackages } from './system-deps.mjs';
+import { exitAsFailure, waitFor } from './wait.mjs';
 
 export const DOCKERD_LOG = path.join(tmpdir(), 'meridian-dockerd.log');
 const DOCKERD_PID_FILE = '/var/run/docker.pid';
@@ -48,23 +48,21 @@ export async function ensureDockerEngine(timeoutMs = 60_000) {
   const noop = { stop: async () => {} };
   if (engineAnswers()) return noop;
   ensureDebianPackages(['docker.io']);
-  const deadline = Date.now() + timeoutMs;
-  const waitUntil = async (what, done) => {
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`docker-engine: ${what} within ${timeoutMs} ms; see ${DOCKERD_LOG}`);
-      await sleep(500);
-    }
-  };
+  const polling = { timeoutMs, intervalMs: 500 };
   // A dockerd of an earlier run may still be shutting down (or one started by
   // systemd with the package still starting): a second one would refuse to
   // start while its pid file is there.
-  await waitUntil('the running dockerd did not answer or exit', () => engineAnswers() || !pidFileDockerdAlive());
+  await waitFor('the running dockerd to answer or exit', () => {
+    if (!engineAnswers() && pidFileDockerdAlive()) throw new Error(`${DOCKERD_PID_FILE} names a live process that does not answer`);
+  }, polling);
   if (engineAnswers()) return noop;
   const dockerd = startDockerd();
-  await waitUntil('dockerd did not answer', () => {
-    if (dockerd.exitCode !== null) throw new Error(`docker-engine: dockerd exited with code ${dockerd.exitCode}; see ${DOCKERD_LOG}`);
-    return engineAnswers();
-  });
+  await Promise.race([
+    waitFor('dockerd to answer', () => {
+      if (!engineAnswers()) throw new Error(`docker info failed; see ${DOCKERD_LOG}`);
+    }, polling),
+    exitAsFailure('dockerd', once(dockerd, 'exit'), () => readFileSync(DOCKERD_LOG, 'utf8')),
+  ]);
   return {
     async stop() {
       if (dockerd.exitCode !== null) return;

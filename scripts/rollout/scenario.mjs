@@ -11,7 +11,7 @@ import { buildsRunningNow, buildsSeenBetween, buildUpdatesReported } from './bui
 import { DETECTION_MS } from './haproxy-config.mjs';
 import { startLoad } from './load-generator.mjs';
 import { startStack } from './stack.mjs';
-import { waitFor } from './wait.mjs';
+import { waitFor } from '../lib/wait.mjs';
 import { watchRotation } from './watch-rotation.mjs';
 
 const RATE_PER_SECOND = 100;

@@ -5,7 +5,7 @@ import { appSlot } from './app-slot.mjs';
 import { buildsRunningNow } from './build-views.mjs';
 import { startHaproxy } from './haproxy.mjs';
 import { startPrometheus } from '../lib/prometheus.mjs';
-import { waitFor } from './wait.mjs';
+import { waitFor } from '../lib/wait.mjs';
 
 /**
  * Starts `slotCount` processes of `build` (each with `appEnv`), Prometheus and

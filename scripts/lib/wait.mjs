@@ -1,4 +1,4 @@
-// Polling for conditions that become true eventually (a process ready, a scrape taken).
+// Polling for conditions that become true eventually (a process ready, a scrape taken, an engine answering).
 
 /**
  * Calls `check` until it resolves without throwing, and returns its value;
@@ -15,7 +15,7 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
     try {
       return await check();
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`rollout: waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
+      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
@@ -24,7 +24,7 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
 /** Rejects once `child` exits, naming it and showing its output; never an unhandled rejection. */
 export function exitAsFailure(label, exited, output) {
   const failure = exited.then(([code, signal]) => {
-    throw new Error(`rollout: ${label} exited (${code ?? signal}):\n${output().slice(-4000)}`);
+    throw new Error(`${label} exited (${code ?? signal}):\n${output().slice(-4000)}`);
   });
   failure.catch(() => {});
   return failure;
