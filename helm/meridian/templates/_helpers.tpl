@@ -26,21 +26,49 @@ release name alone when it already contains the chart name. 55 characters at mos
 {{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/*
-The tag that runs: image.tag, else the chart's appVersion. It is the build id, so it is
-also the app.kubernetes.io/version label.
-*/}}
-{{- define "meridian.imageTag" -}}
-{{- .Values.image.tag | default .Chart.AppVersion }}
+{{/* Namespace of every namespaced object: namespaceOverride, else the release's. */}}
+{{- define "meridian.namespace" -}}
+{{- default .Release.Namespace .Values.namespaceOverride | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
-{{/* Full image reference, with the digest when one is pinned. */}}
-{{- define "meridian.image" -}}
-{{- $reference := printf "%s:%s" .Values.image.repository (include "meridian.imageTag" .) }}
+{{/*
+The build that runs, which is also the app.kubernetes.io/version label and the build id
+the helm test expects. Without a digest it is the tag (image.tag, else appVersion). A
+digest replaces the tag in the image reference, so with one the build is named by
+image.buildId, and image.tag must stay empty: `--set-string image.tag=<new>` on top of a
+kept digest would otherwise relabel the old image as the new build.
+*/}}
+{{- define "meridian.imageTag" -}}
 {{- if .Values.image.digest }}
-{{- $reference = printf "%s@%s" $reference .Values.image.digest }}
+{{- if .Values.image.tag }}
+{{- fail (printf "image.tag=%s and image.digest are both set: the digest replaces the tag, so the tag would name a build that is not running. Set the new digest with image.buildId and image.tag empty (--set image.tag=), or clear image.digest (--set image.digest=) to run the tag." .Values.image.tag) }}
 {{- end }}
-{{- $reference }}
+{{- required "image.digest needs image.buildId: the build id the digest was built as, for the version label and the helm test" .Values.image.buildId }}
+{{- else }}
+{{- .Values.image.tag | default .Chart.AppVersion }}
+{{- end }}
+{{- end }}
+
+{{/* Full image reference: [global.imageRegistry/]repository, then @digest or :tag. */}}
+{{- define "meridian.image" -}}
+{{- $repository := .Values.image.repository }}
+{{- with (.Values.global).imageRegistry }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" .) $repository }}
+{{- end }}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" $repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repository (include "meridian.imageTag" .) }}
+{{- end }}
+{{- end }}
+
+{{/* imagePullSecrets of the pods: global.imagePullSecrets, then imagePullSecrets. */}}
+{{- define "meridian.imagePullSecrets" -}}
+{{- $secrets := concat ((.Values.global).imagePullSecrets | default list) .Values.imagePullSecrets | uniq }}
+{{- with $secrets }}
+{{- print "imagePullSecrets:" }}
+{{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -58,13 +86,62 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: web
 {{- end }}
 
-{{/* Labels of every resource; the component is added by each template. */}}
-{{- define "meridian.labels" -}}
-helm.sh/chart: {{ include "meridian.chart" . }}
+{{/*
+Labels of the web pods' template: no helm.sh/chart, so a chart release that changes no pod
+field rolls no pod. The version label follows the build, which rolls the pods anyway.
+*/}}
+{{- define "meridian.podLabels" -}}
 {{ include "meridian.selectorLabels" . }}
 app.kubernetes.io/version: {{ include "meridian.imageTag" . | quote }}
 app.kubernetes.io/part-of: meridian
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Labels of every resource; the component is added by each template. */}}
+{{- define "meridian.labels" -}}
+helm.sh/chart: {{ include "meridian.chart" . }}
+{{ include "meridian.podLabels" . }}
+{{- end }}
+
+{{/*
+metadata.annotations of a resource: its own (the dict's "own"), over commonAnnotations.
+Prints nothing when there are none. Use: include "meridian.annotations" (dict "context" $ "own" .Values.x.annotations)
+*/}}
+{{- define "meridian.annotations" -}}
+{{- $annotations := merge (dict) (.own | default dict) (.context.Values.commonAnnotations | default dict) }}
+{{- with $annotations }}
+{{- print "annotations:" }}
+{{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/*
+A value as an environment variable's text. Numbers from a values file are float64, which
+Go prints as 1e+07: whole numbers are printed as integers.
+*/}}
+{{- define "meridian.envValue" -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) }}
+{{- int64 . | toString }}
+{{- else }}
+{{- toString . }}
+{{- end }}
+{{- end }}
+
+{{/*
+TRUST_PROXY: app.trustProxy when set (false, a hop count, or addresses/CIDRs); else 1 hop
+(the ingress controller or gateway proxy in front of the pods) when an Ingress or
+HTTPRoute is rendered, and false without one. Never "true", which the server refuses.
+*/}}
+{{- define "meridian.trustProxy" -}}
+{{- $set := .Values.app.trustProxy }}
+{{- if kindIs "invalid" $set }}
+{{- ternary "1" "false" (or .Values.ingress.enabled .Values.httpRoute.enabled) }}
+{{- else }}
+{{- include "meridian.envValue" $set }}
+{{- end }}
 {{- end }}
 
 {{/* Name of the ServiceAccount the pods run as. */}}
@@ -95,5 +172,35 @@ budget rounded up plus 5 s for flushing logs and traces; a value set by hand mus
 {{- fail (printf "terminationGracePeriodSeconds=%d must exceed (app.shutdownDelayMs + app.shutdownTimeoutMs) / 1000 = %d ms / 1000: the kubelet would kill the pod while it still drains requests. Raise it, lower the shutdown settings, or leave it empty to have it computed." (int $set) $budgetMs) }}
 {{- else }}
 {{- int $set }}
+{{- end }}
+{{- end }}
+
+{{/*
+The job label Prometheus gives the release's metrics targets: the metrics Service's name,
+which is what the Prometheus Operator uses for a ServiceMonitor without jobLabel.
+*/}}
+{{- define "meridian.metricsJob" -}}
+{{- printf "%s-metrics" (include "meridian.fullname" .) }}
+{{- end }}
+
+{{/*
+The matchers that scope a PromQL selector to this release: its job and namespace. The
+rules file and the dashboard are written for the compose stack's job="meridian"; the chart
+puts these in place of that matcher, so two releases never read each other's series.
+*/}}
+{{- define "meridian.seriesScope" -}}
+{{- printf "job=%q, namespace=%q" (include "meridian.metricsJob" .) (include "meridian.namespace" .) }}
+{{- end }}
+
+{{/*
+Grafana uid of the release's dashboard (at most 40 characters): readable when namespace and
+name fit, else shortened with a hash of both so that it stays unique.
+*/}}
+{{- define "meridian.dashboardUid" -}}
+{{- $name := printf "%s-%s" (include "meridian.namespace" .) (include "meridian.fullname" .) }}
+{{- if le (len $name) 40 }}
+{{- $name }}
+{{- else }}
+{{- printf "%s-%s" ($name | trunc 27 | trimSuffix "-") (sha256sum $name | trunc 12) }}
 {{- end }}
 {{- end }}

@@ -26,7 +26,7 @@ describe("the app's settings", () => {
     expect(appEnvironmentOf(render({}, { files: [EVERY_FEATURE_VALUES] }))).toMatchObject({
       LOG_LEVEL: 'debug',
       BUILD_POLL_INTERVAL_MS: '30000',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       HSTS: 'true',
       OTEL_SERVICE_NAME: 'meridian-web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
@@ -65,7 +65,45 @@ describe("the app's settings", () => {
     expect(renderError({ containerPorts: { http: 9464, metrics: 9464 } })).toContain('containerPorts.metrics=9464 must differ from containerPorts.http');
   });
 
+  it('renders every number in the environment as a plain integer, never 1e+07', () => {
+    const environment = appEnvironmentOf(
+      render({
+        app: { buildPollIntervalMs: 86400000, shutdownTimeoutMs: 600000, keepAliveTimeoutMs: 3600000, telemetryRateLimitPerMinute: 100000, otel: { env: { OTEL_BSP_MAX_QUEUE_SIZE: 10000000, OTEL_TRACES_SAMPLER_ARG: 0.25 } } },
+      }),
+    );
+
+    expect(environment).toMatchObject({
+      BUILD_POLL_INTERVAL_MS: '86400000',
+      SHUTDOWN_TIMEOUT_MS: '600000',
+      KEEP_ALIVE_TIMEOUT_MS: '3600000',
+      TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000',
+      OTEL_BSP_MAX_QUEUE_SIZE: '10000000',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
+    expect(Object.values(environment).filter((value) => /e[+-]\d/.test(value))).toEqual([]);
+  });
+
   it('turns off service links, whose <NAME>_PORT variables would land in the app’s environment', () => {
     expect(podSpecOf(render()).enableServiceLinks).toBe(false);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const trustProxy = (values: Record<string, unknown>) => appEnvironmentOf(render(values)).TRUST_PROXY;
+
+  it.each([
+    ['no Ingress nor HTTPRoute: nothing in front to trust', {}, 'false'],
+    ['an Ingress: one hop, the ingress controller', { ingress: { enabled: true } }, '1'],
+    ['an HTTPRoute: one hop, the gateway proxy', { httpRoute: { enabled: true } }, '1'],
+    ['a load balancer in front of the ingress controller, set by hand', { ingress: { enabled: true }, app: { trustProxy: 2 } }, '2'],
+    ['false set by hand, even with an Ingress', { ingress: { enabled: true }, app: { trustProxy: false } }, 'false'],
+    ['addresses and names', { app: { trustProxy: 'loopback, 10.0.0.0/8,uniquelocal' } }, 'loopback, 10.0.0.0/8,uniquelocal'],
+  ])('is right with %s', (_label, values, expected) => {
+    expect(trustProxy(values)).toBe(expected);
+  });
+
+  it('is never "true", which would believe any client: the schema refuses it as a boolean and as a string', () => {
+    expect(renderError({ app: { trustProxy: true } })).toContain("at '/app/trustProxy'");
+    expect(renderError({ app: { trustProxy: 'true' } })).toContain("at '/app/trustProxy'");
   });
 });

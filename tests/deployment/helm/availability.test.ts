@@ -9,11 +9,19 @@ const hpaOf = (objects: KubernetesObject[]) => find(objects, 'HorizontalPodAutos
 const WEB_PODS = { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'web' };
 
 describe('replicas, autoscaling and disruption budget', () => {
-  it('runs replicaCount pods with a PodDisruptionBudget below it', () => {
+  it('runs replicaCount pods with a PodDisruptionBudget that lets one go at a time, unhealthy ones always', () => {
     const objects = render();
 
     expect(deploymentOf(objects).spec?.replicas).toBe(2);
-    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, minAvailable: 1 });
+    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
+  });
+
+  it('installs one replica with the default budget, which still lets a node drain evict it', () => {
+    const objects = render({ replicaCount: 1 });
+
+    expect(deploymentOf(objects).spec?.replicas).toBe(1);
+    expect(pdbOf(objects).spec).toMatchObject({ maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
+    expect(pdbOf(objects).spec?.minAvailable).toBeUndefined();
   });
 
   it('leaves replicas to the autoscaler when it is on, with a budget below its minimum', () => {
@@ -32,7 +40,7 @@ describe('replicas, autoscaling and disruption budget', () => {
   });
 
   it('refuses a minAvailable that would block every eviction: at or above replicaCount', () => {
-    expect(renderError({ replicaCount: 1 })).toContain(
+    expect(renderError({ replicaCount: 1, podDisruptionBudget: { minAvailable: 1 } })).toContain(
       'podDisruptionBudget.minAvailable=1 must be below the fewest pods running (replicaCount=1)',
     );
   });
@@ -50,14 +58,14 @@ describe('replicas, autoscaling and disruption budget', () => {
     expect(pdbOf(render({ podDisruptionBudget: { minAvailable: '50%' } })).spec?.minAvailable).toBe('50%');
   });
 
-  it('accepts maxUnavailable instead, which never blocks a drain', () => {
-    const objects = render({ replicaCount: 1, podDisruptionBudget: { minAvailable: null, maxUnavailable: 1 } });
+  it('uses minAvailable instead of maxUnavailable when it is set, with no null needed beside it', () => {
+    const objects = render({ replicaCount: 3, podDisruptionBudget: { minAvailable: 2 } });
 
-    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, maxUnavailable: 1 });
+    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, minAvailable: 2, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
   });
 
-  it('refuses both minAvailable and maxUnavailable at once', () => {
-    expect(renderError({ podDisruptionBudget: { maxUnavailable: 1 } })).toContain('set exactly one of minAvailable and maxUnavailable');
+  it('refuses a budget with neither minAvailable nor maxUnavailable', () => {
+    expect(renderError({ podDisruptionBudget: { maxUnavailable: null } })).toContain('set maxUnavailable or minAvailable, or enabled: false');
   });
 
   it('refuses an autoscaler whose maximum is below its minimum', () => {

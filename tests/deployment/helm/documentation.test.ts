@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { documentationGaps, valuesEntries, withValuesTable } from '../../../scripts/lib/helm-values-docs.mjs';
+import { ROOT } from '../../../scripts/lib/app-server.mjs';
 import { CHART_DIR, EVERY_FEATURE_VALUES, helm, RELEASE } from '../support/chart';
 
 const valuesYaml = readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8');
@@ -19,15 +20,59 @@ describe('values documentation', () => {
     expect(readme, 'run `node scripts/helm-values-table.mjs`').toBe(withValuesTable(readme, valuesYaml));
   });
 
-  it('has a schema entry for every top-level value, and no entry for a value that does not exist', () => {
-    const topLevel = Object.keys(parse(valuesYaml) as object).sort();
+  it('has a schema entry for every value, and no entry for a value that does not exist', () => {
+    type Schema = { properties?: Record<string, Schema>; $ref?: string; additionalProperties?: unknown };
+    const definitions = (schema as unknown as { definitions: Record<string, Schema> }).definitions;
+    const resolve = (node: Schema): Schema => (node.$ref ? resolve(definitions[node.$ref.split('/').pop()!]!) : node);
+    // Every key of values.yaml, walked down as far as the schema lists properties (maps of free keys stop there).
+    const missing: string[] = [];
+    const walk = (values: Record<string, unknown>, node: Schema, where: string) => {
+      const properties = resolve(node).properties;
+      if (!properties) return;
+      for (const [key, value] of Object.entries(values)) {
+        const child = properties[key];
+        if (!child) missing.push(`${where}${key}`);
+        else if (value && typeof value === 'object' && !Array.isArray(value)) walk(value as Record<string, unknown>, child, `${where}${key}.`);
+      }
+    };
+    walk(parse(valuesYaml) as Record<string, unknown>, schema as unknown as Schema, '');
 
-    expect(Object.keys(schema.properties).filter((key) => key !== 'global').sort()).toEqual(topLevel);
+    expect(missing).toEqual([]);
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(parse(valuesYaml) as object).sort());
   });
 
   it('finds a comment-less key, so the check above can fail', () => {
     expect(documentationGaps('# -- Documented.\nreplicaCount: 2\nimage:\n  tag: ""\n')).toEqual({ undocumented: ['image.tag'], doublyDocumented: [] });
     expect(valuesEntries('# -- Documented.\nreplicaCount: 2\n')).toEqual([{ path: 'replicaCount', defaultJson: '2', description: 'Documented.', leaf: true }]);
+  });
+});
+
+describe('the README’s Helm commands, which SREs copy and the cluster tests run', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const chartReadme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
+  /** Every `helm install|upgrade` command of the shell blocks, continuation lines joined. */
+  const helmCommands = (markdown: string) =>
+    [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .flatMap((block) => block[1]!.replace(/\s*\\\n\s*/g, ' ').split('\n'))
+      .filter((line) => /^helm (install|upgrade)\b/.test(line.trim()));
+
+  it('install and upgrade with `helm upgrade --install --wait` and an explicit values file, never reusing the last release’s values', () => {
+    const commands = [...helmCommands(readme), ...helmCommands(chartReadme)];
+
+    expect(commands.length).toBeGreaterThanOrEqual(4);
+    for (const command of commands) {
+      expect(command, command).toMatch(/^helm upgrade --install \S+ helm\/meridian --namespace \S+ (--create-namespace )?--wait --timeout \S+ --values \S+/);
+      // --reuse-values keeps old defaults after a chart upgrade; the values file is the whole truth instead.
+      expect(command, command).not.toMatch(/--reuse-values|--reset-then-reuse-values/);
+    }
+  });
+
+  it('upgrade by tag with the same command and --set-string image.tag (a digits-only id stays a string)', () => {
+    for (const markdown of [readme, chartReadme]) expect(helmCommands(markdown)).toContainEqual(expect.stringMatching(/--values \S+ --set-string image\.tag=<new build id>$/));
+  });
+
+  it('roll back with --wait too', () => {
+    expect(readme).toMatch(/helm rollback \S+ <revision> --namespace \S+ --wait --timeout \S+/);
   });
 });
 
@@ -51,6 +96,6 @@ describe('NOTES.txt', () => {
     const text = notes(['--values', EVERY_FEATURE_VALUES]);
 
     expect(text).toContain('https://www.example.com/');
-    expect(text).toContain('job="meridian"');
+    expect(text).toContain('job="web-meridian-metrics" in namespace web-prod');
   });
 });

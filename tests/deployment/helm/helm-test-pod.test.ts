@@ -62,6 +62,18 @@ describe('the helm test pod', () => {
     expect(result.code).toBe(code);
   });
 
+  it('opts out of mesh sidecar injection (a sidecar would keep the pod running), is deleted when it passes, and has a deadline', () => {
+    const pod = testPodOf(render());
+
+    expect(pod.metadata?.labels?.['sidecar.istio.io/inject']).toBe('false');
+    expect(pod.metadata?.annotations).toMatchObject({
+      'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+      'sidecar.istio.io/inject': 'false',
+      'linkerd.io/inject': 'disabled',
+    });
+    expect(pod.spec?.activeDeadlineSeconds).toBeGreaterThan(0);
+  });
+
   it('is left out with helmTest.enabled false', () => {
     expect(render({ helmTest: { enabled: false } }).map((object) => object.kind)).not.toContain('Pod');
   });

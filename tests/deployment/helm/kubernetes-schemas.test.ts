@@ -11,19 +11,22 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
     expect(objects.flatMap(schemaViolations)).toEqual([]);
   });
 
-  it('renders every optional object with every feature on, each valid (CRDs against the Prometheus Operator schemas)', () => {
+  it('renders every optional object with every feature on, each valid (CRDs against the Prometheus Operator and Gateway API schemas)', () => {
     const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
 
     expect(kinds(objects)).toEqual([
       'ConfigMap',
       'ConfigMap',
+      'ConfigMap',
       'Deployment',
+      'HTTPRoute',
       'HorizontalPodAutoscaler',
       'Ingress',
       'NetworkPolicy',
       'Pod',
       'PodDisruptionBudget',
       'PrometheusRule',
+      'Secret',
       'Service',
       'Service',
       'ServiceAccount',
@@ -54,8 +57,9 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
     expect(schemaViolations(broken)).toEqual([expect.stringContaining('spec/replicas must be integer')]);
   });
 
-  it('gives every object the standard labels, and a selector without the version', () => {
-    for (const object of render({}, { files: [EVERY_FEATURE_VALUES] })) {
+  it('gives every object the standard labels and commonLabels, and a selector without the version', () => {
+    // extraManifests are the operator's objects, labelled as they wrote them.
+    for (const object of render({}, { files: [EVERY_FEATURE_VALUES] }).filter((candidate) => !candidate.metadata.name.endsWith('-extra'))) {
       expect(Object.keys(object.metadata.labels ?? {}), `${object.kind}/${object.metadata.name}`).toEqual(
         expect.arrayContaining([
           'app.kubernetes.io/name',
@@ -65,8 +69,10 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
           'app.kubernetes.io/part-of',
           'app.kubernetes.io/managed-by',
           'helm.sh/chart',
+          'example.com/cost-center',
         ]),
       );
+      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(object.metadata.name.endsWith('-dashboard') ? 'monitoring' : 'web-prod');
     }
   });
 });

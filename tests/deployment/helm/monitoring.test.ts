@@ -1,12 +1,28 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { EVERY_FEATURE_VALUES, find, render, renderError } from '../support/chart';
-import { DASHBOARD_FILE, readDashboard } from '../support/grafana-dashboard';
-import { RULES_FILE } from '../support/prometheus-rules';
+import { CHART_DIR, EVERY_FEATURE_VALUES, find, render, renderError } from '../support/chart';
+import { readDashboard, type Dashboard } from '../support/grafana-dashboard';
+import { RULES_FILE, type Rule } from '../support/prometheus-rules';
+import { vectorSelectors } from '../support/promql';
+import { promtool, yamlFile } from '../support/promtool';
+
+const chart = parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { version: string; appVersion: string; home: string };
+const fileRules = () => parse(readFileSync(RULES_FILE, 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
+/** Plain annotations, so promtool can compare the alerts' exactly. */
+const DOWN_ANNOTATIONS = { summary: 'down', description: 'down', runbook_url: 'runbook' };
+const MONITORING = {
+  serviceMonitor: { enabled: true },
+  grafanaDashboard: { enabled: true },
+  prometheusRule: {
+    enabled: true,
+    alerts: { MeridianDown: { enabled: true, for: '2m', annotations: DOWN_ANNOTATIONS }, MeridianTargetDown: { enabled: true, for: '5m', annotations: DOWN_ANNOTATIONS } },
+  },
+};
 
 describe('monitoring objects', () => {
   const everything = render({}, { files: [EVERY_FEATURE_VALUES] });
@@ -19,7 +35,7 @@ describe('monitoring objects', () => {
     expect(kinds).not.toContain('ConfigMap/web-meridian-dashboard');
   });
 
-  it('has the ServiceMonitor scrape /metrics of the metrics Service alone, as job "meridian"', () => {
+  it('has the ServiceMonitor scrape /metrics of the metrics Service alone, as the job named after that Service', () => {
     const monitor = find(everything, 'ServiceMonitor') as unknown as IServiceMonitor;
     const metricsService = find(everything, 'Service', '-metrics');
     const webService = find(everything, 'Service', 'web-meridian');
@@ -29,9 +45,10 @@ describe('monitoring objects', () => {
     expect(monitor.metadata?.labels?.release).toBe('kube-prometheus-stack');
     expect(selects(metricsService.metadata.labels)).toBe(true);
     expect(selects(webService.metadata.labels)).toBe(false);
-    expect(monitor.spec.namespaceSelector).toEqual({ matchNames: ['site'] });
-    expect(monitor.spec.jobLabel).toBe('app.kubernetes.io/name');
-    expect(metricsService.metadata.labels?.['app.kubernetes.io/name']).toBe('meridian');
+    expect(monitor.spec.namespaceSelector).toEqual({ matchNames: ['web-prod'] });
+    // Without jobLabel the Prometheus Operator names the job after the Service: one job per release.
+    expect(monitor.spec.jobLabel).toBeUndefined();
+    expect(metricsService.metadata.name).toBe('web-meridian-metrics');
     expect(monitor.spec.endpoints).toEqual([
       {
         port: 'metrics',
@@ -43,41 +60,186 @@ describe('monitoring objects', () => {
     ]);
   });
 
-  it('embeds the rule groups of files/prometheus-rules.yaml unchanged in the PrometheusRule', () => {
-    const rule = find(everything, 'PrometheusRule') as unknown as IPrometheusRule;
-
-    expect(rule.metadata?.labels?.release).toBe('kube-prometheus-stack');
-    expect(rule.spec.groups).toEqual(parse(readFileSync(RULES_FILE, 'utf8')).groups);
-  });
-
-  it('embeds files/grafana-dashboard.json unchanged in a ConfigMap the Grafana sidecar picks up', () => {
-    const dashboard = find(everything, 'ConfigMap', '-dashboard');
-
-    expect(dashboard.metadata.labels?.grafana_dashboard).toBe('1');
-    expect(dashboard.metadata.annotations).toEqual({ grafana_folder: 'Meridian' });
-    expect(dashboard.metadata.namespace).toBe('monitoring');
-    expect(JSON.parse((dashboard.data as Record<string, string>)['meridian.json']!)).toEqual(JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')));
-  });
-
-  it('sets the availability objective and the runbook base URL from the values, and nothing else of the rules', () => {
-    const values = { prometheusRule: { enabled: true, availabilityObjective: 0.9995, runbookBaseUrl: 'https://git.example.com/meridian/blob/main/' } };
-    const rule = find(render(values), 'PrometheusRule') as unknown as IPrometheusRule;
-    const expected = parse(readFileSync(RULES_FILE, 'utf8')) as IPrometheusRule['spec'];
-    for (const entry of expected.groups!.flatMap((group) => group.rules ?? [])) {
-      if (entry.record === 'meridian:slo_availability_objective') entry.expr = 'vector(0.9995)';
-      if (entry.annotations?.runbook_url) entry.annotations.runbook_url = `https://git.example.com/meridian/blob/main/${entry.annotations.runbook_url}`;
+  it('embeds the rule groups of files/prometheus-rules.yaml, every `job="meridian"` scoped to the release, runbooks at the chart version', () => {
+    const rule = find(render({ prometheusRule: { enabled: true } }), 'PrometheusRule') as unknown as IPrometheusRule;
+    const scope = 'job="web-meridian-metrics", namespace="site"';
+    const expected = fileRules();
+    for (const entry of expected.groups.flatMap((group) => group.rules)) {
+      entry.expr = entry.expr.replaceAll('job="meridian"', scope);
+      if (entry.record === 'meridian:slo_availability_objective') entry.labels = { job: 'web-meridian-metrics', namespace: 'site' };
+      if (entry.alert) {
+        entry.for ??= '0s';
+        // An alert with a threshold has it put back at the end of its trimmed expression.
+        if (['MeridianLatencyP99High', 'MeridianClientLocaleLoadFailureBurst', 'MeridianClientManifestFetchFailureBurst', 'MeridianEventLoopLagHigh'].includes(entry.alert)) entry.expr = entry.expr.trim();
+        entry.annotations!.runbook_url = `https://github.com/meridian-web/meridian/blob/meridian-${chart.version}/${entry.annotations!.runbook_url}`;
+      }
     }
 
     expect(rule.spec.groups).toEqual(expected.groups);
   });
 
-  it('refuses an objective outside (0, 1) and a runbook base URL not ending in a slash', () => {
+  it('renders rules that pass promtool check rules', () => {
+    const rule = find(everything, 'PrometheusRule') as unknown as IPrometheusRule;
+    const result = promtool(['check', 'rules', yamlFile({ groups: rule.spec.groups })]);
+
+    expect(result.status, result.output).toBe(0);
+  });
+
+  it('sets the objective, each alert’s for, threshold, labels (severity mapped) and annotations from the values', () => {
+    const rule = find(everything, 'PrometheusRule') as unknown as IPrometheusRule;
+    const alerts = Object.fromEntries(rule.spec.groups!.flatMap((group) => group.rules ?? []).filter((entry) => entry.alert).map((entry) => [entry.alert!, entry]));
+    const objective = rule.spec.groups!.flatMap((group) => group.rules ?? []).find((entry) => entry.record === 'meridian:slo_availability_objective');
+
+    expect(objective?.expr).toBe('vector(0.999)');
+    expect(find(render({ prometheusRule: { enabled: true, availabilityObjective: 0.9995 } }), 'PrometheusRule').spec).toMatchObject({
+      groups: expect.arrayContaining([expect.objectContaining({ rules: expect.arrayContaining([expect.objectContaining({ expr: 'vector(0.9995)' })]) })]),
+    });
+    expect(Object.keys(alerts)).not.toContain('MeridianEventLoopLagHigh');
+    expect(alerts.MeridianLatencyP99High).toMatchObject({ for: '15m', labels: { severity: 'ticket', team: 'web-performance' } });
+    expect(String(alerts.MeridianLatencyP99High!.expr).trim()).toMatch(/\) > 0\.5$/);
+    expect(alerts.MeridianDown!.labels).toEqual({ severity: 'page', team: 'web' });
+    expect(alerts.MeridianDown!.annotations).toMatchObject({ dashboard: 'https://grafana.example.com/d/meridian', summary: expect.any(String) });
+    expect(Object.keys(alerts)).toHaveLength(fileRules().groups.flatMap((group) => group.rules).filter((entry) => entry.alert).length - 1);
+  });
+
+  it('has values for every alert of the rules file, with its for and threshold as defaults', () => {
+    const values = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { prometheusRule: { alerts: Record<string, { for: string; threshold?: number }> } };
+    const fileAlerts = fileRules().groups.flatMap((group) => group.rules).filter((entry) => entry.alert);
+
+    expect(Object.keys(values.prometheusRule.alerts).sort()).toEqual(fileAlerts.map((entry) => entry.alert).sort());
+    for (const entry of fileAlerts) {
+      const settings = values.prometheusRule.alerts[entry.alert!]!;
+      expect(settings.for, entry.alert).toBe(entry.for ?? '0s');
+      if (settings.threshold !== undefined) expect(entry.expr.trim(), entry.alert).toMatch(new RegExp(`> ${settings.threshold}$`));
+    }
+  });
+
+  it('takes runbook links from a templated base URL, or leaves them relative', () => {
+    const links = (runbookBaseUrl: string) =>
+      (find(render({ prometheusRule: { enabled: true, runbookBaseUrl } }), 'PrometheusRule') as unknown as IPrometheusRule).spec.groups!.flatMap((group) =>
+        (group.rules ?? []).flatMap((entry) => (entry.annotations?.runbook_url ? [entry.annotations.runbook_url] : [])),
+      );
+
+    expect(links('https://docs.example.com/meridian/{{ .Chart.AppVersion }}/')).toContain(`https://docs.example.com/meridian/${chart.appVersion}/docs/runbooks.md#meridiandown`);
+    expect(links('')).toContain('docs/runbooks.md#meridiandown');
+  });
+
+  it('points the default runbook links at the repository the chart names as its home', () => {
+    const values = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { prometheusRule: { runbookBaseUrl: string } };
+
+    expect(values.prometheusRule.runbookBaseUrl).toBe(`${chart.home}/blob/meridian-{{ .Chart.Version }}/`);
+  });
+
+  it('refuses an objective outside (0, 1), a runbook base URL not ending in a slash, an unknown alert and a wrong threshold type', () => {
     expect(renderError({ prometheusRule: { enabled: true, availabilityObjective: 1 } })).toContain('/prometheusRule/availabilityObjective');
     expect(renderError({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://git.example.com/meridian' } })).toContain('/prometheusRule/runbookBaseUrl');
+    expect(renderError({ prometheusRule: { alerts: { MeridianTypo: { enabled: false, for: '1m' } } } })).toContain("additional properties 'MeridianTypo' not allowed");
+    expect(renderError({ prometheusRule: { alerts: { MeridianLatencyP99High: { threshold: '1s' } } } })).toContain('/prometheusRule/alerts/MeridianLatencyP99High/threshold');
+    expect(renderError({ prometheusRule: { alerts: { MeridianDown: { for: 'soon' } } } })).toContain('/prometheusRule/alerts/MeridianDown/for');
+  });
+
+  it('embeds files/grafana-dashboard.json as the release’s own dashboard: uid, title and file name, job and namespace fixed', () => {
+    const configMap = find(everything, 'ConfigMap', '-dashboard');
+    const data = configMap.data as Record<string, string>;
+    const dashboard = JSON.parse(data['meridian-web-prod-web-meridian.json']!) as Dashboard;
+    const file = readDashboard();
+    const variables = Object.fromEntries(dashboard.templating.list.map((variable) => [variable.name, variable]));
+
+    expect(Object.keys(data)).toEqual(['meridian-web-prod-web-meridian.json']);
+    expect(configMap.metadata.labels?.grafana_dashboard).toBe('1');
+    expect(configMap.metadata.annotations).toEqual({ grafana_folder: 'Meridian', 'example.com/owner': 'web-team' });
+    expect(configMap.metadata.namespace).toBe('monitoring');
+    expect(dashboard.uid).toBe('web-prod-web-meridian');
+    expect(dashboard.title).toBe('Meridian (web-prod/web)');
+    expect(variables.job).toMatchObject({ type: 'constant', query: 'web-meridian-metrics', hide: 2 });
+    expect(variables.namespace).toMatchObject({ type: 'constant', query: 'web-prod', hide: 2 });
+    expect(variables.instance).toEqual(file.templating.list.find((variable) => variable.name === 'instance'));
+    expect(dashboard.panels).toEqual(file.panels);
+  });
+
+  it('keeps a long release’s dashboard uid within Grafana’s 40 characters, still unique', () => {
+    const uid = (release: string) =>
+      (JSON.parse(Object.values(find(render({ grafanaDashboard: { enabled: true } }, { release, namespace: 'a-rather-long-namespace-name' }), 'ConfigMap', '-dashboard').data as Record<string, string>)[0]!) as Dashboard).uid;
+
+    expect(uid('storefront-production-eu')).toHaveLength(40);
+    expect(uid('storefront-production-eu')).not.toBe(uid('storefront-production-us'));
   });
 
   it('puts the dashboard ConfigMap in the release namespace unless told otherwise', () => {
     expect(find(render({ grafanaDashboard: { enabled: true } }), 'ConfigMap', '-dashboard').metadata.namespace).toBe('site');
+  });
+});
+
+describe('two releases side by side', () => {
+  const releases = [
+    { release: 'web', namespace: 'staging' },
+    { release: 'web', namespace: 'production' },
+    { release: 'shop', namespace: 'production' },
+  ];
+  const rendered = releases.map((where) => ({ ...where, job: `${where.release}-meridian-metrics`, objects: render(MONITORING, where) }));
+
+  it('scope every rule selector to their own job and namespace, recorded series included', () => {
+    for (const { job, namespace, objects } of rendered) {
+      const rule = find(objects, 'PrometheusRule') as unknown as IPrometheusRule;
+      for (const entry of rule.spec.groups!.flatMap((group) => group.rules ?? [])) {
+        if (entry.record === 'meridian:slo_availability_objective') {
+          expect(entry.labels).toEqual({ job, namespace });
+          continue;
+        }
+        const selectors = vectorSelectors(String(entry.expr));
+        expect(selectors.length, entry.alert ?? entry.record).toBeGreaterThan(0);
+        for (const selector of selectors) {
+          expect(selector.matchers, `${namespace}/${job} ${entry.alert ?? entry.record}`).toEqual(
+            expect.arrayContaining([
+              { label: 'job', op: '=', value: job },
+              { label: 'namespace', op: '=', value: namespace },
+            ]),
+          );
+        }
+      }
+    }
+  });
+
+  it('scope every dashboard query to their own job and namespace, under their own uids', () => {
+    const uids = rendered.map(({ objects }) => {
+      const dashboard = JSON.parse(Object.values(find(objects, 'ConfigMap', '-dashboard').data as Record<string, string>)[0]!) as Dashboard;
+      const constants = Object.fromEntries(dashboard.templating.list.filter((variable) => variable.type === 'constant').map((variable) => [variable.name, variable.query]));
+      return { uid: dashboard.uid, constants };
+    });
+
+    expect(uids.map(({ constants }) => constants)).toEqual(rendered.map(({ job, namespace }) => ({ job, namespace })));
+    expect(new Set(uids.map(({ uid }) => uid)).size).toBe(releases.length);
+  });
+
+  it('alert only for the release whose series are bad, when Prometheus loads both releases’ rules', () => {
+    const ruleFiles = rendered.map(({ objects }) => yamlFile({ groups: (find(objects, 'PrometheusRule') as unknown as IPrometheusRule).spec.groups }));
+    const [staging, production] = rendered;
+    const unitTests = yamlFile({
+      rule_files: ruleFiles,
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [
+            { series: `up{job="${staging!.job}", namespace="staging", instance="10.0.0.1:9464"}`, values: '0x20' },
+            { series: `up{job="${production!.job}", namespace="production", instance="10.0.1.1:9464"}`, values: '1x20' },
+            { series: `up{job="${rendered[2]!.job}", namespace="production", instance="10.0.2.1:9464"}`, values: '1x20' },
+          ],
+          alert_rule_test: [
+            {
+              eval_time: '10m',
+              alertname: 'MeridianDown',
+              exp_alerts: [{ exp_labels: { severity: 'critical', job: staging!.job, namespace: 'staging' }, exp_annotations: DOWN_ANNOTATIONS }],
+            },
+            { eval_time: '10m', alertname: 'MeridianTargetDown', exp_alerts: [{ exp_labels: { severity: 'warning', job: staging!.job, namespace: 'staging', instance: '10.0.0.1:9464' }, exp_annotations: DOWN_ANNOTATIONS }] },
+          ],
+        },
+      ],
+    });
+    const result = promtool(['test', 'rules', unitTests]);
+
+    expect(production!.namespace).toBe('production');
+    expect(result.status, result.output).toBe(0);
   });
 });
 

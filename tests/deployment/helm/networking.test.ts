@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { EVERY_FEATURE_VALUES, find, render, type KubernetesObject } from '../support/chart';
+import type { IHTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
+import { EVERY_FEATURE_VALUES, find, render, renderError, type KubernetesObject } from '../support/chart';
 
 const WEB_PODS = { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'web' };
 const serviceOf = (objects: KubernetesObject[], suffix: string) => find(objects, 'Service', suffix) as unknown as IService;
@@ -32,6 +33,62 @@ describe('services', () => {
 
     expect(serviceOf(withLoadBalancer, '-meridian').spec?.type).toBe('LoadBalancer');
     expect(serviceOf(withLoadBalancer, '-metrics').spec?.type).toBe('ClusterIP');
+  });
+});
+
+describe('the Service for SREs', () => {
+  it('serves on a fixed node port with NodePort, e.g. for a test that reaches 127.0.0.1:<nodePort>', () => {
+    const service = serviceOf(render({ service: { type: 'NodePort', nodePort: 30080 } }), '-meridian');
+
+    expect(service.spec?.type).toBe('NodePort');
+    expect(service.spec?.ports).toEqual([{ name: 'http', port: 80, targetPort: 'http', protocol: 'TCP', nodePort: 30080 }]);
+  });
+
+  it('passes externalTrafficPolicy, loadBalancerSourceRanges, node port and annotations to a LoadBalancer', () => {
+    const service = serviceOf(render({}, { files: [EVERY_FEATURE_VALUES] }), '-meridian');
+
+    expect(service.spec).toMatchObject({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', loadBalancerSourceRanges: ['203.0.113.0/24'] });
+    expect(service.spec?.ports?.[0]?.nodePort).toBe(31080);
+    expect(service.metadata?.annotations).toEqual({ 'example.com/lb': 'internal', 'example.com/owner': 'web-team' });
+  });
+
+  it('refuses a node port or source ranges the Service type would ignore', () => {
+    expect(renderError({ service: { nodePort: 30080 } })).toContain('service.nodePort=30080 needs service.type NodePort or LoadBalancer');
+    expect(renderError({ service: { type: 'NodePort', loadBalancerSourceRanges: ['10.0.0.0/8'] } })).toContain('service.loadBalancerSourceRanges needs service.type LoadBalancer');
+    expect(renderError({ service: { type: 'NodePort', nodePort: 80 } })).toContain("at '/service/nodePort'");
+  });
+
+  it('leaves externalTrafficPolicy out of a ClusterIP Service, where Kubernetes refuses it', () => {
+    expect(serviceOf(render({ service: { externalTrafficPolicy: 'Local' } }), '-meridian').spec?.externalTrafficPolicy).toBeUndefined();
+  });
+});
+
+describe('Gateway API', () => {
+  it('has no HTTPRoute by default', () => {
+    expect(render().map((object) => object.kind)).not.toContain('HTTPRoute');
+  });
+
+  it('routes the hostnames and matches to the Service port, attached to the parent Gateways, with filters', () => {
+    const route = find(render({}, { files: [EVERY_FEATURE_VALUES] }), 'HTTPRoute') as unknown as IHTTPRoute;
+
+    expect(route.metadata?.labels?.gateway).toBe('public');
+    expect(route.metadata?.annotations).toMatchObject({ 'example.com/route': 'public' });
+    expect(route.spec).toEqual({
+      parentRefs: [{ name: 'public', namespace: 'gateway-system', sectionName: 'https' }],
+      hostnames: ['www.example.com'],
+      rules: [
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          filters: [{ type: 'ResponseHeaderModifier', responseHeaderModifier: { add: [{ name: 'X-Served-By', value: 'meridian' }] } }],
+          backendRefs: [{ name: 'web-meridian', port: 80 }],
+        },
+      ],
+    });
+  });
+
+  it('refuses an HTTPRoute without a parent Gateway, and an unknown key in it', () => {
+    expect(renderError({ httpRoute: { enabled: true, parentRefs: [] } })).toContain("at '/httpRoute/parentRefs'");
+    expect(renderError({ httpRoute: { enabled: true, hostname: 'x' } })).toContain("additional properties 'hostname' not allowed");
   });
 });
 

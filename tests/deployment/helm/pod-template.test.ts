@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVERY_FEATURE_VALUES, find, render } from '../support/chart';
+import { EVERY_FEATURE_VALUES, find, render, renderError } from '../support/chart';
 import { deploymentOf, podSpecOf, testPodOf, webContainerOf } from '../support/workload';
 
 describe('the pod template', () => {
@@ -18,7 +18,7 @@ describe('the pod template', () => {
     const account = find(objects, 'ServiceAccount');
 
     expect(podSpecOf(objects).serviceAccountName).toBe(account.metadata.name);
-    expect(account.metadata.annotations).toEqual({ 'example.com/role': 'meridian' });
+    expect(account.metadata.annotations).toEqual({ 'example.com/role': 'meridian', 'example.com/owner': 'web-team' });
   });
 
   it('runs as an existing ServiceAccount when told not to create one', () => {
@@ -28,13 +28,54 @@ describe('the pod template', () => {
     expect(podSpecOf(objects).serviceAccountName).toBe('shared-web');
   });
 
-  it('adds pod labels, pod annotations and pull secrets, to the test pod too where it pulls the same image', () => {
+  it('adds init containers, sidecars, extra volumes and mounts (templated), dnsConfig and minReadySeconds', () => {
+    const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
+    const podSpec = podSpecOf(objects);
+
+    expect(podSpec.initContainers?.map((container) => container.name)).toEqual(['wait-for-config']);
+    expect(podSpec.containers.map((container) => container.name)).toEqual(['meridian', 'log-shipper']);
+    expect(podSpec.volumes?.find((volume) => volume.name === 'extra-config')?.configMap?.name).toBe('web-meridian-extra');
+    expect(webContainerOf(objects).volumeMounts).toContainEqual({ name: 'extra-config', mountPath: '/etc/meridian', readOnly: true });
+    expect(podSpec.dnsConfig).toEqual({ options: [{ name: 'ndots', value: '2' }] });
+    expect(deploymentOf(objects).spec).toMatchObject({ minReadySeconds: 5, revisionHistoryLimit: 5 });
+  });
+
+  it('puts commonLabels on every object and the pods, commonAnnotations on every object but not the pods', () => {
+    const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
+    const template = deploymentOf(objects).spec?.template;
+
+    expect(template?.metadata?.labels?.['example.com/cost-center']).toBe('web');
+    expect(template?.metadata?.annotations).not.toHaveProperty('example.com/owner');
+    expect(deploymentOf(objects).metadata?.annotations).toEqual({ 'example.com/owner': 'web-team' });
+    expect(testPodOf(objects).metadata?.annotations).toMatchObject({ 'example.com/owner': 'web-team', 'helm.sh/hook': 'test' });
+  });
+
+  it('refuses commonLabels and podLabels that would overwrite the chart’s own labels', () => {
+    expect(renderError({ commonLabels: { 'app.kubernetes.io/name': 'x' } })).toContain("invalid propertyName 'app.kubernetes.io/name'");
+    expect(renderError({ podLabels: { 'helm.sh/chart': 'x' } })).toContain("invalid propertyName 'helm.sh/chart'");
+    expect(() => render({ commonLabels: { 'example.com/team': 'web' }, podLabels: { 'app.example.com/tier': 'web' } })).not.toThrow();
+  });
+
+  it('renders extraManifests, maps and strings, through tpl', () => {
+    const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
+
+    expect(find(objects, 'ConfigMap', '-extra').data).toEqual({ release: 'web' });
+    expect(find(objects, 'Secret', '-extra').metadata).toMatchObject({ name: 'web-meridian-extra', namespace: 'web-prod' });
+  });
+
+  it('puts every object in namespaceOverride', () => {
+    const namespaces = new Set(render({ namespaceOverride: 'elsewhere' }).map((object) => object.metadata.namespace));
+
+    expect([...namespaces]).toEqual(['elsewhere']);
+  });
+
+  it('adds pod labels, pod annotations and pull secrets (global ones first), to the test pod too where it pulls the same image', () => {
     const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
     const template = deploymentOf(objects).spec?.template;
 
     expect(template?.metadata?.labels?.['example.com/tier']).toBe('frontend');
     expect(template?.metadata?.annotations).toMatchObject({ 'example.com/team': 'web', 'checksum/config': expect.any(String) });
-    expect(podSpecOf(objects).imagePullSecrets).toEqual([{ name: 'registry-credentials' }]);
-    expect(testPodOf(objects).spec?.imagePullSecrets).toEqual([{ name: 'registry-credentials' }]);
+    expect(podSpecOf(objects).imagePullSecrets).toEqual([{ name: 'global-registry-credentials' }, { name: 'registry-credentials' }]);
+    expect(testPodOf(objects).spec?.imagePullSecrets).toEqual([{ name: 'global-registry-credentials' }, { name: 'registry-credentials' }]);
   });
 });

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CHART_DIR, render } from '../support/chart';
+import { CHART_DIR, render, renderError } from '../support/chart';
 import { deploymentOf, testPodOf, webContainerOf } from '../support/workload';
 
 const appVersion = (parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { appVersion: string }).appVersion;
@@ -37,12 +38,57 @@ describe('rolling out', () => {
     expect(selector).toEqual({ 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'web' });
   });
 
-  it('pins the digest after the tag when one is set', () => {
+  it('runs repository@digest when a digest is set, with the build named by image.buildId everywhere the chart says what runs', () => {
     const digest = `sha256:${'a'.repeat(64)}`;
+    const objects = render({ image: { repository: 'registry.example.com/meridian', digest, buildId: 'b1' } });
 
-    expect(webContainerOf(render({ image: { repository: 'registry.example.com/meridian', tag: 'b1', digest } })).image).toBe(
-      `registry.example.com/meridian:b1@${digest}`,
-    );
+    expect(webContainerOf(objects).image).toBe(`registry.example.com/meridian@${digest}`);
+    expect(deploymentOf(objects).spec?.template.metadata?.labels?.['app.kubernetes.io/version']).toBe('b1');
+    expect(testPodOf(objects).spec?.containers[0]?.image).toBe(`registry.example.com/meridian@${digest}`);
+    expect(testPodOf(objects).spec?.containers[0]?.env).toContainEqual({ name: 'EXPECTED_BUILD_ID', value: 'b1' });
+  });
+
+  it('refuses a tag beside a digest, so an upgrade by tag over a kept digest fails instead of relabelling the old image', () => {
+    const digest = `sha256:${'a'.repeat(64)}`;
+    const message = renderError({ image: { digest, buildId: 'b1' } }, { args: ['--set-string', 'image.tag=b2'] });
+
+    expect(message).toContain('image.tag=b2 and image.digest are both set: the digest replaces the tag');
+  });
+
+  it('refuses a digest without the build id it was built as', () => {
+    expect(renderError({ image: { digest: `sha256:${'a'.repeat(64)}` } })).toContain('image.digest needs image.buildId');
+  });
+
+  it('puts global.imageRegistry in front of the repository', () => {
+    expect(webContainerOf(render({ global: { imageRegistry: 'mirror.example.com:5000' }, image: { tag: 'b1' } })).image).toBe('mirror.example.com:5000/meridian:b1');
+  });
+
+  it('works with images loaded into the nodes, which no registry serves: pullPolicy Never', () => {
+    const objects = render({ image: { tag: 'b1', pullPolicy: 'Never' } });
+
+    expect(webContainerOf(objects).imagePullPolicy).toBe('Never');
+    expect(testPodOf(objects).spec?.containers[0]?.imagePullPolicy).toBe('Never');
+  });
+});
+
+describe('the pod template and the chart version', () => {
+  /** The chart as it would be after bumping only its version. */
+  function chartWithVersion(version: string): string {
+    const copy = mkdtempSync(path.join(tmpdir(), 'meridian-chart-'));
+    cpSync(CHART_DIR, copy, { recursive: true });
+    const chartYaml = path.join(copy, 'Chart.yaml');
+    writeFileSync(chartYaml, readFileSync(chartYaml, 'utf8').replace(/^version: .*$/m, `version: ${version}`));
+    return copy;
+  }
+
+  it('carries no helm.sh/chart label, so a chart release that changes nothing else rolls no pod', () => {
+    const bumped = chartWithVersion('99.0.0');
+    const before = render({ image: { tag: 'b1' } });
+    const after = render({ image: { tag: 'b1' } }, { chartDir: bumped });
+
+    expect(deploymentOf(before).spec?.template.metadata?.labels).not.toHaveProperty('helm.sh/chart');
+    expect(deploymentOf(after).metadata?.labels?.['helm.sh/chart']).toBe('meridian-99.0.0');
+    expect(deploymentOf(after).spec?.template).toEqual(deploymentOf(before).spec?.template);
   });
 });
 

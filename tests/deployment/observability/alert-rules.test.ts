@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../../../scripts/lib/app-server.mjs';
 import { alertingRules, ruleGroups, RULES_FILE } from '../support/prometheus-rules';
+import { vectorSelectors } from '../support/promql';
 import { promtool, yamlFile } from '../support/promtool';
 
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'prometheus');
@@ -72,6 +73,14 @@ describe('alert rules', () => {
         description: expect.any(String),
         runbook_url: `docs/runbooks.md#${rule.alert!.toLowerCase()}`,
       });
+    }
+  });
+
+  it('match job="meridian" in every selector, the matcher the chart scopes to each release', () => {
+    for (const rule of ruleGroups().flatMap((group) => group.rules)) {
+      const selectors = vectorSelectors(rule.expr);
+      if (rule.record === OBJECTIVE) expect(rule.labels).toEqual({ job: 'meridian' });
+      for (const selector of selectors) expect(selector.matchers, rule.alert ?? rule.record).toContainEqual({ label: 'job', op: '=', value: 'meridian' });
     }
   });
 

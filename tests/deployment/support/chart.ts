@@ -47,11 +47,17 @@ export interface RenderOptions {
   files?: string[];
   /** Extra helm arguments, such as ['--set', 'image.tag=x']. */
   args?: string[];
+  /** Release name (default RELEASE) and namespace (default `site`), to render releases side by side. */
+  release?: string;
+  namespace?: string;
+  /** Another copy of the chart (default CHART_DIR). */
+  chartDir?: string;
 }
 
 function templateArgs(values: Record<string, unknown>, options: RenderOptions): string[] {
   const files = [...(options.files ?? []), valuesFile(values)].flatMap((file) => ['--values', file]);
-  return ['template', RELEASE, CHART_DIR, '--namespace', 'site', ...files, ...(options.args ?? [])];
+  const release = options.release ?? RELEASE;
+  return ['template', release, options.chartDir ?? CHART_DIR, '--namespace', options.namespace ?? 'site', ...files, ...(options.args ?? [])];
 }
 
 /** `helm template` output as objects; throws with helm's message when rendering fails. */

@@ -14,6 +14,7 @@ import type { KubernetesObject } from './chart';
 const TYPES: Record<string, [module: string, name: string]> = {
   'v1/ConfigMap': ['kubernetes-models/v1/ConfigMap', 'IConfigMap'],
   'v1/Pod': ['kubernetes-models/v1/Pod', 'IPod'],
+  'v1/Secret': ['kubernetes-models/v1/Secret', 'ISecret'],
   'v1/Service': ['kubernetes-models/v1/Service', 'IService'],
   'v1/ServiceAccount': ['kubernetes-models/v1/ServiceAccount', 'IServiceAccount'],
   'apps/v1/Deployment': ['kubernetes-models/apps/v1/Deployment', 'IDeployment'],
@@ -23,6 +24,7 @@ const TYPES: Record<string, [module: string, name: string]> = {
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'IPodDisruptionBudget'],
   'monitoring.coreos.com/v1/ServiceMonitor': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor', 'IServiceMonitor'],
   'monitoring.coreos.com/v1/PrometheusRule': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule', 'IPrometheusRule'],
+  'gateway.networking.k8s.io/v1/HTTPRoute': ['@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute', 'IHTTPRoute'],
 };
 
 // Inside the repository, so the compiler resolves kubernetes-models from node_modules.

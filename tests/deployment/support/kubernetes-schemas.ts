@@ -1,19 +1,21 @@
+import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import { ServiceMonitor, PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { ConfigMap, Pod, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, Pod, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import type { KubernetesObject } from './chart';
 
 /**
  * Validators compiled from the Kubernetes OpenAPI schemas (kubernetes-models) and from the
- * Prometheus Operator's CRDs, by apiVersion and kind. A kind the chart starts rendering
+ * Prometheus Operator's and Gateway API's CRDs, by apiVersion and kind. A kind the chart starts rendering
  * without an entry here fails validation, so nothing goes unchecked.
  */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Pod': Pod,
+  'v1/Secret': Secret,
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,
   'apps/v1/Deployment': Deployment,
@@ -23,6 +25,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
+  'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute,
 };
 
 /** Schema violations of one object, as "<Kind>/<name>: <message>"; empty when it is valid. */
