@@ -17,12 +17,19 @@ export function engineAnswers() {
   return succeeds('docker', ['info']);
 }
 
+/**
+ * The engine's bridge and the networks Compose creates, inside 198.18.0.0/15 (the
+ * block set aside for network testing) beside the local cluster's 198.18.x ranges:
+ * test traffic never goes to 10/8, 172.16/12 or 192.168/16.
+ */
+export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-pool', 'base=198.19.128.0/17,size=24'];
+
 /** Starts dockerd in the background; returns its process. */
 function startDockerd() {
   console.log(`\n>>> starting dockerd (no Docker engine answered); its log: ${DOCKERD_LOG}\n`);
   const log = openSync(DOCKERD_LOG, 'a');
   // Detached, so every test worker can use it; stopped by whoever started it.
-  const dockerd = spawn('dockerd', [], { detached: true, stdio: ['ignore', log, log] });
+  const dockerd = spawn('dockerd', DOCKERD_NETWORK_ARGS, { detached: true, stdio: ['ignore', log, log] });
   dockerd.unref();
   closeSync(log);
   return dockerd;
