@@ -71,7 +71,7 @@ describe('monitoring objects', () => {
         entry.for ??= '0s';
         // An alert with a threshold has it put back at the end of its trimmed expression.
         if (['MeridianLatencyP99High', 'MeridianClientLocaleLoadFailureBurst', 'MeridianClientManifestFetchFailureBurst', 'MeridianEventLoopLagHigh'].includes(entry.alert)) entry.expr = entry.expr.trim();
-        entry.annotations!.runbook_url = `https://github.com/meridian-web/meridian/blob/meridian-${chart.version}/${entry.annotations!.runbook_url}`;
+        entry.annotations!.runbook_url = `https://git.example/meridian/blob/meridian-${chart.version}/${entry.annotations!.runbook_url}`;
       }
     }
 
