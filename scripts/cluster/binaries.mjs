@@ -1,0 +1,110 @@
+// The cluster's binaries, built from the Go modules pinned in tools/kubernetes and
+// tools/containerd (their go.mod and go.sum), once per machine: the cache folder is
+// keyed by a hash of those pins, so a rebuild happens only when a pin moves.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../lib/app-server.mjs';
+import { CACHE_DIR } from './layout.mjs';
+
+const KUBERNETES_MODULE = path.join(ROOT, 'tools', 'kubernetes');
+const CONTAINERD_MODULE = path.join(ROOT, 'tools', 'containerd');
+
+export const BINARY_NAMES = [
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kubelet',
+  'kube-proxy',
+  'etcd',
+  'coredns',
+  'pause',
+  'containerd',
+  'containerd-shim-runc-v2',
+  'ctr',
+];
+
+/** The version a module's go.mod requires of `modulePath`. */
+function requiredVersion(moduleDir, modulePath) {
+  const goMod = readFileSync(path.join(moduleDir, 'go.mod'), 'utf8');
+  const match = new RegExp(`^\\s*${modulePath.replaceAll('.', '\\.')} (v\\S+)`, 'm').exec(goMod);
+  if (!match) throw new Error(`cluster: ${path.relative(ROOT, moduleDir)}/go.mod requires no ${modulePath}`);
+  return match[1];
+}
+
+export const KUBERNETES_VERSION = requiredVersion(KUBERNETES_MODULE, 'k8s.io/kubernetes');
+const CONTAINERD_VERSION = requiredVersion(CONTAINERD_MODULE, 'github.com/containerd/containerd/v2');
+
+function goVersion() {
+  const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error('cluster: Go is needed to build Kubernetes once per machine (go.dev/doc/install, 1.25 or newer); `go` was not found');
+  }
+  return result.stdout.trim();
+}
+
+/** Every file of a module that shapes what it builds. */
+function* moduleFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* moduleFiles(full);
+    else if (/\.(go|mod|sum)$/.test(entry.name)) yield full;
+  }
+}
+
+function pinHash(go) {
+  const hash = createHash('sha256').update(go).update(ldflags().join(' '));
+  for (const dir of [KUBERNETES_MODULE, CONTAINERD_MODULE]) {
+    for (const file of moduleFiles(dir)) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Stamps the release into the binaries, as Kubernetes' hack/lib/version.sh does; unstamped they say v0.0.0-master. */
+function ldflags() {
+  const [, major, minor] = /^v(\d+)\.(\d+)/.exec(KUBERNETES_VERSION) ?? [];
+  const stamp = {
+    gitVersion: KUBERNETES_VERSION,
+    gitMajor: major,
+    gitMinor: minor,
+    gitTreeState: 'clean',
+    buildDate: '1970-01-01T00:00:00Z',
+  };
+  const kubernetes = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) =>
+    Object.entries(stamp).map(([name, value]) => `-X ${pkg}.${name}=${value}`),
+  );
+  return ['-s', '-w', ...kubernetes, `-X github.com/containerd/containerd/v2/version.Version=${CONTAINERD_VERSION}`];
+}
+
+function goBuild(moduleDir, outDir, packages, tags = []) {
+  execFileSync('go', ['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(' ')] : []), '-ldflags', ldflags().join(' '), '-o', `${outDir}/`, ...packages], {
+    cwd: moduleDir,
+    stdio: ['ignore', 2, 2],
+    // Static binaries; go.sum in the repository is the checksum authority (the public
+    // checksum database is not reachable from these machines, the module proxy is).
+    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
+  });
+}
+
+/** The folder holding every binary, built first if this machine has no build of the current pins. */
+export function ensureBinaries(log) {
+  const dir = path.join(CACHE_DIR, `${KUBERNETES_VERSION}-${pinHash(goVersion())}`);
+  if (BINARY_NAMES.every((name) => existsSync(path.join(dir, name)))) return dir;
+  log(`building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS and containerd ${CONTAINERD_VERSION} from their Go modules into ${dir} (once per machine; 15-30 minutes on 2 cores)`);
+  mkdirSync(CACHE_DIR, { recursive: true });
+  // Built beside the target and renamed: a folder that exists is complete.
+  const scratch = mkdtempSync(path.join(CACHE_DIR, 'building-'));
+  try {
+    const components = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map((name) => `k8s.io/kubernetes/cmd/${name}`);
+    goBuild(KUBERNETES_MODULE, scratch, [...components, 'github.com/coredns/coredns', './cmd/etcd', './cmd/pause']);
+    const containerd = ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`);
+    // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
+    goBuild(CONTAINERD_MODULE, scratch, containerd, ['no_btrfs', 'no_devmapper']);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(scratch, dir);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return dir;
+}

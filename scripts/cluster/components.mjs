@@ -1,0 +1,136 @@
+// The cluster's components, in start order, each with its flags in view and a
+// comment for every one that is not a default (the spirit of "Kubernetes the Hard Way").
+import path from 'node:path';
+import { CONFIG_FILES } from './config-files.mjs';
+import { kubeconfigPath } from './kubeconfig.mjs';
+import { NETWORK, NODE_NAME, PATHS, PORTS } from './layout.mjs';
+import { pkiFiles } from './pki.mjs';
+
+const ca = () => pkiFiles('ca').cert;
+const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
+
+/**
+ * @typedef {{ name: string, binary: string, args: string[], env?: Record<string, string>, health: { url: string, admin?: boolean } | { command: string[] } }} Component
+ * @param {string} binDir
+ * @returns {Component[]}
+ */
+export function components(binDir) {
+  const bin = (name) => path.join(binDir, name);
+  const etcdServer = pkiFiles('etcd-server');
+  const etcdClient = pkiFiles('apiserver-etcd-client');
+  const apiServer = pkiFiles('apiserver');
+  const kubeletClient = pkiFiles('apiserver-kubelet-client');
+  return [
+    {
+      name: 'etcd',
+      binary: bin('etcd'),
+      args: flags({
+        name: NODE_NAME,
+        'data-dir': PATHS.etcdData,
+        // Clients (the API server alone) on loopback, over TLS with client certificates.
+        'listen-client-urls': `https://127.0.0.1:${PORTS.etcdClient}`,
+        'advertise-client-urls': `https://127.0.0.1:${PORTS.etcdClient}`,
+        'cert-file': etcdServer.cert,
+        'key-file': etcdServer.key,
+        'client-cert-auth': 'true',
+        'trusted-ca-file': ca(),
+        // One member: the peer port only has to exist, on loopback.
+        'listen-peer-urls': `http://127.0.0.1:${PORTS.etcdPeer}`,
+        'initial-advertise-peer-urls': `http://127.0.0.1:${PORTS.etcdPeer}`,
+        'initial-cluster': `${NODE_NAME}=http://127.0.0.1:${PORTS.etcdPeer}`,
+        // Plain-HTTP /health for the readiness wait.
+        'listen-metrics-urls': `http://127.0.0.1:${PORTS.etcdHealth}`,
+      }),
+      health: { url: `http://127.0.0.1:${PORTS.etcdHealth}/health` },
+    },
+    {
+      name: 'kube-apiserver',
+      binary: bin('kube-apiserver'),
+      args: flags({
+        'etcd-servers': `https://127.0.0.1:${PORTS.etcdClient}`,
+        'etcd-cafile': ca(),
+        'etcd-certfile': etcdClient.cert,
+        'etcd-keyfile': etcdClient.key,
+        // Only on the node's bridge address: never on the machine's external interface.
+        'bind-address': NETWORK.nodeAddress,
+        'advertise-address': NETWORK.nodeAddress,
+        'secure-port': PORTS.apiServer,
+        'service-cluster-ip-range': NETWORK.serviceCidr,
+        'client-ca-file': ca(),
+        'tls-cert-file': apiServer.cert,
+        'tls-private-key-file': apiServer.key,
+        'kubelet-client-certificate': kubeletClient.cert,
+        'kubelet-client-key': kubeletClient.key,
+        'kubelet-certificate-authority': ca(),
+        // The node has no resolvable host name; its InternalIP is the bridge address.
+        'kubelet-preferred-address-types': 'InternalIP',
+        'service-account-issuer': `https://kubernetes.default.svc.${NETWORK.clusterDomain}`,
+        'service-account-key-file': path.join(PATHS.pki, 'service-account.pub'),
+        'service-account-signing-key-file': pkiFiles('service-account').key,
+        'authorization-mode': 'Node,RBAC',
+        // PodSecurity is on by default; NodeRestriction keeps the kubelet to its own node.
+        'enable-admission-plugins': 'NodeRestriction',
+      }),
+      health: { url: `https://${NETWORK.nodeAddress}:${PORTS.apiServer}/readyz`, admin: true },
+    },
+    {
+      name: 'kube-controller-manager',
+      binary: bin('kube-controller-manager'),
+      args: flags({
+        kubeconfig: kubeconfigPath('controller-manager'),
+        'authentication-kubeconfig': kubeconfigPath('controller-manager'),
+        'authorization-kubeconfig': kubeconfigPath('controller-manager'),
+        'bind-address': '127.0.0.1',
+        'service-account-private-key-file': pkiFiles('service-account').key,
+        // Published into every namespace (kube-root-ca.crt) for pods talking to the API.
+        'root-ca-file': ca(),
+        'use-service-account-credentials': 'true',
+        'service-cluster-ip-range': NETWORK.serviceCidr,
+        // A single instance: nothing to elect.
+        'leader-elect': 'false',
+      }),
+      health: { url: `https://127.0.0.1:${PORTS.controllerManager}/healthz` },
+    },
+    {
+      name: 'kube-scheduler',
+      binary: bin('kube-scheduler'),
+      args: flags({
+        kubeconfig: kubeconfigPath('scheduler'),
+        'authentication-kubeconfig': kubeconfigPath('scheduler'),
+        'authorization-kubeconfig': kubeconfigPath('scheduler'),
+        'bind-address': '127.0.0.1',
+        'leader-elect': 'false',
+      }),
+      health: { url: `https://127.0.0.1:${PORTS.scheduler}/healthz` },
+    },
+    {
+      name: 'containerd',
+      binary: bin('containerd'),
+      args: flags({ config: CONFIG_FILES.containerd }),
+      // Our shim first on its PATH, before any Docker's containerd left in /usr/bin.
+      env: { PATH: `${binDir}:${process.env.PATH}` },
+      health: { command: [bin('ctr'), '--address', PATHS.containerdSocket, 'version'] },
+    },
+    {
+      name: 'kubelet',
+      binary: bin('kubelet'),
+      args: flags({
+        config: CONFIG_FILES.kubelet,
+        kubeconfig: kubeconfigPath('kubelet-client'),
+        'root-dir': PATHS.kubeletRoot,
+        'hostname-override': NODE_NAME,
+        'node-ip': NETWORK.nodeAddress,
+      }),
+      health: { url: `http://127.0.0.1:${PORTS.kubeletHealthz}/healthz` },
+    },
+    {
+      name: 'kube-proxy',
+      binary: bin('kube-proxy'),
+      args: flags({ config: CONFIG_FILES.kubeProxy }),
+      health: { url: `http://127.0.0.1:${PORTS.kubeProxyHealthz}/livez` },
+    },
+  ];
+}
+
+/** Every component's kubeconfig identity: its client certificate's name. */
+export const KUBECONFIG_IDENTITIES = ['admin', 'controller-manager', 'scheduler', 'kubelet-client', 'kube-proxy'];

@@ -1,0 +1,16 @@
+// kubectl and helm as the cluster's admin: the clients the tests and cluster:up use.
+import { run } from '../lib/command.mjs';
+import { helmBinary, kubectlBinary } from '../lib/helm.mjs';
+import { PATHS } from './layout.mjs';
+
+export const ADMIN_ENV = () => ({ ...process.env, KUBECONFIG: PATHS.adminKubeconfig });
+
+/** @param {string[]} args @param {{ input?: string }} [options] */
+export function kubectl(args, { input } = {}) {
+  return run(kubectlBinary(), args, { env: ADMIN_ENV(), input });
+}
+
+/** @param {string[]} args */
+export function helm(args) {
+  return run(helmBinary(), args, { env: ADMIN_ENV() });
+}

@@ -1,0 +1,68 @@
+// The cluster's certificates, made with openssl: one CA, a serving certificate for
+// etcd, the API server and the kubelet, and a client certificate per component,
+// its identity in CN (user) and O (group) as Kubernetes' RBAC reads them.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { NETWORK, NODE_NAME, PATHS } from './layout.mjs';
+
+/** Short-lived on purpose: a cluster lives for one test run or one afternoon. */
+const VALID_DAYS = '30';
+
+/** Extensions come only from the command line; this config just satisfies `req`. */
+const OPENSSL_CONFIG = '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\n';
+
+const API_SERVER_NAMES = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${NETWORK.clusterDomain}`, 'localhost'];
+
+/** @type {{ name: string, subject: string, usage: string, altNames?: string[] }[]} */
+const CERTIFICATES = [
+  { name: 'etcd-server', subject: '/CN=etcd', usage: 'serverAuth', altNames: ['IP:127.0.0.1', 'DNS:localhost'] },
+  { name: 'apiserver-etcd-client', subject: '/CN=kube-apiserver-etcd-client', usage: 'clientAuth' },
+  {
+    name: 'apiserver',
+    subject: '/CN=kube-apiserver',
+    usage: 'serverAuth',
+    altNames: ['IP:127.0.0.1', `IP:${NETWORK.nodeAddress}`, `IP:${NETWORK.apiServiceAddress}`, ...API_SERVER_NAMES.map((name) => `DNS:${name}`)],
+  },
+  // The API server calls kubelets (logs, exec, port-forward) as a cluster admin.
+  { name: 'apiserver-kubelet-client', subject: '/O=system:masters/CN=kube-apiserver-kubelet-client', usage: 'clientAuth' },
+  { name: 'admin', subject: '/O=system:masters/CN=meridian-admin', usage: 'clientAuth' },
+  { name: 'controller-manager', subject: '/CN=system:kube-controller-manager', usage: 'clientAuth' },
+  { name: 'scheduler', subject: '/CN=system:kube-scheduler', usage: 'clientAuth' },
+  // The Node authorizer and NodeRestriction admit a kubelet by this exact identity.
+  { name: 'kubelet-client', subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
+  { name: 'kubelet-server', subject: `/CN=${NODE_NAME}`, usage: 'serverAuth', altNames: [`IP:${NETWORK.nodeAddress}`, `DNS:${NODE_NAME}`] },
+  { name: 'kube-proxy', subject: '/CN=system:kube-proxy', usage: 'clientAuth' },
+];
+
+/** Paths of a certificate and its key in the PKI folder. */
+export function pkiFiles(name) {
+  return { cert: path.join(PATHS.pki, `${name}.crt`), key: path.join(PATHS.pki, `${name}.key`) };
+}
+
+function openssl(args) {
+  execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+function newKeyArgs(name) {
+  const { cert, key } = pkiFiles(name);
+  return ['-x509', '-new', '-nodes', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-keyout', key, '-out', cert, '-days', VALID_DAYS];
+}
+
+/** Writes the CA, every certificate and the service-account signing key, unless present. */
+export function ensurePki() {
+  if (existsSync(pkiFiles('kube-proxy').cert)) return;
+  mkdirSync(PATHS.pki, { recursive: true, mode: 0o700 });
+  const config = path.join(PATHS.pki, 'openssl.cnf');
+  writeFileSync(config, OPENSSL_CONFIG);
+  const ca = pkiFiles('ca');
+  openssl(['req', '-config', config, ...newKeyArgs('ca'), '-subj', '/CN=meridian-cluster-ca', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  for (const { name, subject, usage, altNames } of CERTIFICATES) {
+    const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
+    if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
+    openssl(['req', '-config', config, ...newKeyArgs(name), '-subj', subject, '-CA', ca.cert, '-CAkey', ca.key, ...extensions.flatMap((ext) => ['-addext', ext])]);
+  }
+  const serviceAccount = pkiFiles('service-account');
+  openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', serviceAccount.key]);
+  openssl(['ec', '-in', serviceAccount.key, '-pubout', '-out', path.join(PATHS.pki, 'service-account.pub')]);
+}

@@ -1,0 +1,104 @@
+// cluster:down: stops everything the cluster started and removes what it left on
+// the machine (processes, mounts, cgroups, iptables chains, interfaces, its state
+// folder). Every step is harmless when there is nothing to remove, so it can run twice.
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { PATHS, STATE_DIR } from './layout.mjs';
+import { tearDownNodeNetwork } from './node-network.mjs';
+import { isAlive, recordedProcesses, stopPid, stopProcess } from './processes.mjs';
+
+/** Pids of live processes whose `/proc/<pid>/<file>` matches `test`. */
+function processesWhere(file, test) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (test(readFileSync(`/proc/${entry}/${file}`, 'utf8'))) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** Every container of every pod: the kubelet (cgroupfs driver) puts them under /kubepods. */
+function podProcesses() {
+  return processesWhere('cgroup', (text) => /:\/kubepods(\/|$)/m.test(text));
+}
+
+/** containerd's shims outlive it (they are daemons); ours name our socket. */
+function shimProcesses() {
+  return processesWhere('cmdline', (text) => text.includes('containerd-shim') && text.includes(PATHS.containerdSocket));
+}
+
+async function killAll(pids) {
+  for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  await Promise.all(pids.map((pid) => stopPid(pid, 0)));
+}
+
+/** Mount points under the state folder (overlay roots, shm, netns, volumes), deepest first. */
+function mountsUnderState() {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4])
+    .filter((point) => point && (point === STATE_DIR || point.startsWith(`${STATE_DIR}/`)))
+    .sort((a, b) => b.length - a.length);
+}
+
+function unmountAll() {
+  for (const point of mountsUnderState()) {
+    if (spawnSync('umount', [point], { stdio: 'ignore' }).status !== 0) spawnSync('umount', ['--lazy', point], { stdio: 'ignore' });
+  }
+}
+
+/** Removes a cgroup folder tree bottom-up (cgroup folders go with rmdir, never rm). */
+function removeCgroupTree(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Still busy: a later down removes it.
+  }
+}
+
+function removePodCgroups() {
+  const root = '/sys/fs/cgroup';
+  for (const hierarchy of readdirSync(root)) removeCgroupTree(path.join(root, hierarchy, 'kubepods'));
+}
+
+/** The kubelet links every container log into /var/log/containers, whatever its pod log folder. */
+function removeContainerLogLinks() {
+  const dir = '/var/log/containers';
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const link = path.join(dir, name);
+    try {
+      if (readlinkSync(link).startsWith(STATE_DIR)) unlinkSync(link);
+    } catch {
+      // Not a link.
+    }
+  }
+}
+
+/** The order matters: agents first (nothing restarts pods), then pods, runtime, control plane. */
+const STOP_ORDER = ['kube-proxy', 'kubelet', 'containerd', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
+
+export async function clusterDown(log) {
+  for (const name of ['kube-proxy', 'kubelet']) await stopProcess(name);
+  await killAll(podProcesses());
+  for (const name of STOP_ORDER.slice(2)) await stopProcess(name);
+  await killAll(shimProcesses());
+  for (const name of recordedProcesses()) await stopProcess(name);
+  unmountAll();
+  removePodCgroups();
+  removeContainerLogLinks();
+  tearDownNodeNetwork();
+  if (existsSync(STATE_DIR)) {
+    rmSync(STATE_DIR, { recursive: true, force: true });
+    log(`cluster: stopped; removed ${STATE_DIR}`);
+  } else {
+    log('cluster: nothing was running');
+  }
+}
