@@ -49,6 +49,36 @@ export default defineConfig({
           hookTimeout: 1_200_000,
         },
       },
+      {
+        // The chart on a live single-node Kubernetes (npm run cluster:up): install,
+        // helm test, upgrade and rollback under load, disruptions, monitoring objects.
+        extends: true,
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/cluster/support/global-setup.ts'],
+          setupFiles: ['tests/cluster/support/keep-component-logs.ts'],
+          // One release at a time: each file's load test gets the CPUs to itself.
+          fileParallelism: false,
+          testTimeout: 600_000,
+          // The first run on a machine builds Kubernetes from its Go modules.
+          hookTimeout: 3_600_000,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // cluster:up and cluster:down as a user runs them, after the cluster suite has stopped its cluster.
+        extends: true,
+        test: {
+          name: 'cluster-script',
+          include: ['tests/cluster-script/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

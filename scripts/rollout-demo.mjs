@@ -2,18 +2,28 @@
 // drawn: rollout-report/index.html and rollout-report/rollout.png. Exits 1 when
 // the load generator counted any error, so a chart with errors is never mistaken
 // for the picture of a calm rollout.
+//
+// `npm run rollout:demo -- --cluster`: the same picture of a `helm upgrade` on the
+// local Kubernetes cluster (scripts/rollout/cluster-demo.mjs), which it starts or reuses.
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
 import { ensureTestBuilds, TEST_BUILDS } from './lib/build.mjs';
+import { runClusterDemo } from './rollout/cluster-demo.mjs';
 import { writeRolloutReport } from './rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from './rollout/scenario.mjs';
 import { trafficTotals } from './rollout/traffic-totals.mjs';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
+const log = (line) => console.log(line);
 
 ensureRolloutTools();
-ensureTestBuilds();
-const result = await runRollout({ from: TEST_BUILDS.a, to: TEST_BUILDS.b, log: (line) => console.log(line) });
+let result;
+if (process.argv.includes('--cluster')) {
+  result = await runClusterDemo(log);
+} else {
+  ensureTestBuilds();
+  result = await runRollout({ from: TEST_BUILDS.a, to: TEST_BUILDS.b, log });
+}
 const { html, png } = await writeRolloutReport(result, REPORT_DIR);
 const totals = trafficTotals(result.traffic);
 const errors = totals.serverErrors + totals.connectionErrors + totals.otherStatuses;

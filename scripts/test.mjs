@@ -2,7 +2,8 @@
 // suites drive, type-checks and lints, runs the unit tests, the integration
 // tests (real server processes) and the deployment tests (the Docker image and
 // compose stack on a Docker engine they install and start themselves, the Helm
-// chart with the real helm), then the end-to-end tests in Chromium, and closes
+// chart with the real helm; the chart on a local Kubernetes cluster built from its
+// Go modules), then the end-to-end tests in Chromium, and closes
 // with every failure named and one line of totals. The host suites share one
 // production build; the deployment tests build the Docker image.
 import { spawnSync } from 'node:child_process';
@@ -36,7 +37,7 @@ const outcomes = [];
 outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
 outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
 outcomes.push(
-  run('unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
+  run('unit, integration, deployment, rollout and cluster tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout, tests/cluster, tests/cluster-script)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'unit-report.json')}`]),
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 

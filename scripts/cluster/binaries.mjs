@@ -1,6 +1,7 @@
-// The cluster's binaries, built from the Go modules pinned in tools/kubernetes and
-// tools/containerd (their go.mod and go.sum), once per machine: the cache folder is
-// keyed by a hash of those pins, so a rebuild happens only when a pin moves.
+// The cluster's binaries, built from the Go modules pinned in tools/kubernetes,
+// tools/containerd and tools/prometheus (their go.mod and go.sum), once per machine:
+// the cache folder is keyed by a hash of those pins, so a rebuild happens only when a
+// pin moves.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { CACHE_DIR } from './layout.mjs';
 
 const KUBERNETES_MODULE = path.join(ROOT, 'tools', 'kubernetes');
 const CONTAINERD_MODULE = path.join(ROOT, 'tools', 'containerd');
+const PROMETHEUS_MODULE = path.join(ROOT, 'tools', 'prometheus');
 
 export const BINARY_NAMES = [
   'kube-apiserver',
@@ -23,6 +25,7 @@ export const BINARY_NAMES = [
   'containerd',
   'containerd-shim-runc-v2',
   'ctr',
+  'prometheus',
 ];
 
 /** The version a module's go.mod requires of `modulePath`. */
@@ -35,6 +38,8 @@ function requiredVersion(moduleDir, modulePath) {
 
 export const KUBERNETES_VERSION = requiredVersion(KUBERNETES_MODULE, 'k8s.io/kubernetes');
 const CONTAINERD_VERSION = requiredVersion(CONTAINERD_MODULE, 'github.com/containerd/containerd/v2');
+/** Prometheus 3 publishes its module as v0.3MM.P for release 3.MM.P. */
+const PROMETHEUS_VERSION = requiredVersion(PROMETHEUS_MODULE, 'github.com/prometheus/prometheus').replace(/^v0\.3(\d\d)\./, (_, minor) => `3.${Number(minor)}.`);
 
 function goVersion() {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
@@ -55,7 +60,7 @@ function* moduleFiles(dir) {
 
 function pinHash(go) {
   const hash = createHash('sha256').update(go).update(ldflags().join(' '));
-  for (const dir of [KUBERNETES_MODULE, CONTAINERD_MODULE]) {
+  for (const dir of [KUBERNETES_MODULE, CONTAINERD_MODULE, PROMETHEUS_MODULE]) {
     for (const file of moduleFiles(dir)) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 12);
@@ -74,7 +79,13 @@ function ldflags() {
   const kubernetes = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) =>
     Object.entries(stamp).map(([name, value]) => `-X ${pkg}.${name}=${value}`),
   );
-  return ['-s', '-w', ...kubernetes, `-X github.com/containerd/containerd/v2/version.Version=${CONTAINERD_VERSION}`];
+  return [
+    '-s',
+    '-w',
+    ...kubernetes,
+    `-X github.com/containerd/containerd/v2/version.Version=${CONTAINERD_VERSION}`,
+    `-X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION}`,
+  ];
 }
 
 function goBuild(moduleDir, outDir, packages, tags = []) {
@@ -91,7 +102,7 @@ function goBuild(moduleDir, outDir, packages, tags = []) {
 export function ensureBinaries(log) {
   const dir = path.join(CACHE_DIR, `${KUBERNETES_VERSION}-${pinHash(goVersion())}`);
   if (BINARY_NAMES.every((name) => existsSync(path.join(dir, name)))) return dir;
-  log(`building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS and containerd ${CONTAINERD_VERSION} from their Go modules into ${dir} (once per machine; 15-30 minutes on 2 cores)`);
+  log(`building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS, containerd ${CONTAINERD_VERSION} and Prometheus ${PROMETHEUS_VERSION} from their Go modules into ${dir} (once per machine; 20-40 minutes on 2 cores)`);
   mkdirSync(CACHE_DIR, { recursive: true });
   // Built beside the target and renamed: a folder that exists is complete.
   const scratch = mkdtempSync(path.join(CACHE_DIR, 'building-'));
@@ -101,6 +112,8 @@ export function ensureBinaries(log) {
     const containerd = ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`);
     // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
     goBuild(CONTAINERD_MODULE, scratch, containerd, ['no_btrfs', 'no_devmapper']);
+    // Debian's Prometheus is built without Kubernetes service discovery; this one has it.
+    goBuild(PROMETHEUS_MODULE, scratch, ['github.com/prometheus/prometheus/cmd/prometheus']);
     rmSync(dir, { recursive: true, force: true });
     renameSync(scratch, dir);
   } finally {

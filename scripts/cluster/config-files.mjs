@@ -57,7 +57,7 @@ disabled_plugins = ['io.containerd.nri.v1.nri']
 `;
 }
 
-/** One bridge for the pods, addresses from host-local, port mappings by portmap. */
+/** One bridge for the pods, addresses from host-local, forwarding let through, port mappings by portmap. */
 function cniConfig() {
   return {
     cniVersion: '1.0.0',
@@ -77,6 +77,9 @@ function cniConfig() {
           dataDir: PATHS.cniIpam,
         },
       },
+      // A Docker engine on the same machine sets FORWARD's policy to DROP; this accepts
+      // the pods' own traffic (pod to Service to pod crosses FORWARD on the bridge).
+      { type: 'firewall', backend: 'iptables' },
       { type: 'portmap', capabilities: { portMappings: true } },
     ],
   };

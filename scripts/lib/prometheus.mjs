@@ -15,11 +15,13 @@ const PROMETHEUS_PATH = '/usr/bin/prometheus';
 
 /**
  * Starts Prometheus on `port`, scraping `targets` (host:port) as job `meridian`
- * every `scrapeInterval` (it also bounds each scrape), evaluating `ruleFiles`
- * every second; its config and storage live in `dir`. Resolves once /-/ready answers.
- * @param {{ dir: string, port: number, targets: string[], ruleFiles?: string[], scrapeInterval?: string }} options
+ * every `scrapeInterval` (it also bounds each scrape), or by the given
+ * `scrapeConfigs` instead, evaluating `ruleFiles` every second; its config and
+ * storage live in `dir`. Resolves once /-/ready answers.
+ * `binary` is Debian's Prometheus unless another is named.
+ * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string }} options
  */
-export async function startPrometheus({ dir, port, targets, ruleFiles = [], scrapeInterval = '1s' }) {
+export async function startPrometheus({ dir, port, targets = [], scrapeConfigs, ruleFiles = [], scrapeInterval = '1s', binary = PROMETHEUS_PATH }) {
   const configFile = path.join(dir, 'prometheus.yml');
   // JSON is YAML: no YAML writer needed for a config this small.
   writeFileSync(
@@ -27,11 +29,11 @@ export async function startPrometheus({ dir, port, targets, ruleFiles = [], scra
     JSON.stringify({
       global: { scrape_interval: scrapeInterval, scrape_timeout: scrapeInterval, evaluation_interval: '1s' },
       rule_files: ruleFiles,
-      scrape_configs: [{ job_name: 'meridian', static_configs: [{ targets }] }],
+      scrape_configs: scrapeConfigs ?? [{ job_name: 'meridian', static_configs: [{ targets }] }],
     }),
   );
   const child = spawn(
-    PROMETHEUS_PATH,
+    binary,
     [
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${path.join(dir, 'prometheus-data')}`,
@@ -65,6 +67,12 @@ export async function startPrometheus({ dir, port, targets, ruleFiles = [], scra
      * @returns {Promise<InstantSample[]>}
      */
     query: (expr, time) => api('query', { query: expr, ...(time ? { time } : {}) }),
+    /** The rule groups Prometheus loaded. */
+    async rules() {
+      const response = await fetch(`${url}/api/v1/rules`);
+      const body = await response.json();
+      return body.data.groups;
+    },
     /** @returns {Promise<RangeSeries[]>} */
     queryRange: (expr, startMs, endMs) =>
       api('query_range', { query: expr, start: String(startMs / 1000), end: String(endMs / 1000), step: scrapeInterval }),

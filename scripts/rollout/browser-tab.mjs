@@ -17,12 +17,17 @@ async function nextDocumentText(page) {
   return response.text();
 }
 
+/** The English page's main navigation and the link the tab follows in it. */
+const ENGLISH_MENU = { navigation: 'Main', link: 'Rollouts' };
+
 /**
  * Opens `url` at 1280×800 (the header shows its menu) and records every
- * answer to the tab's polls, with the time it arrived.
+ * answer to the tab's polls, with the time it arrived. `menu` names the main
+ * navigation and its link in the page's language.
  * @param {string} url
+ * @param {{ navigation: string, link: string }} [menu]
  */
-export async function openTab(url) {
+export async function openTab(url, menu = ENGLISH_MENU) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   /** @type {{ at: number, build: string }[]} */
   const polls = [];
@@ -48,10 +53,10 @@ export async function openTab(url) {
           if (!poll) throw new Error(`polls so far: ${polls.map(({ build }) => build).join(', ') || 'none'}`);
           return poll;
         }, { timeoutMs }),
-      /** Clicks the header's "Rollouts" link and returns which build answered the document that loaded. */
+      /** Clicks the header's rollouts link and returns which build answered the document that loaded. */
       async followMenuLink() {
         const document = nextDocumentText(page);
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rollouts' }).click();
+        await page.getByRole('navigation', { name: menu.navigation }).getByRole('link', { name: menu.link }).click();
         const html = await document;
         return { at: Date.now(), build: buildIdOfPage(html) };
       },

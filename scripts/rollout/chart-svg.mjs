@@ -63,7 +63,8 @@ function slotPhases(events, slot) {
     sigterm,
     outOfRotation: second((event) => event.kind === 'rotation' && event.status === 'DOWN'),
     exited: second((event) => event.kind === 'exited'),
-    inRotation: second((event) => event.kind === 'rotation' && event.status === 'UP' && event.at / 1000 > sigterm),
+    // A lane with no SIGTERM is a process (a pod) that only ever ran the new build.
+    inRotation: second((event) => event.kind === 'rotation' && event.status === 'UP' && !(event.at / 1000 <= sigterm)),
   };
 }
 
@@ -72,15 +73,18 @@ function lanes(result, x, seconds, top) {
   const parts = slots.map((slot, index) => {
     const laneTop = top + index * (LANE_HEIGHT + LANE_GAP);
     const { sigterm, outOfRotation, exited, inRotation } = slotPhases(result.events, slot);
-    const span = (from, to, color, attrs = '') => rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs);
+    // A phase a lane never had (no SIGTERM, no exit) draws nothing.
+    const known = (...seconds) => seconds.every(Number.isFinite);
+    const span = (from, to, color, attrs = '') => (known(from, to) ? rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs) : '');
+    const label = (at, words, attrs) => (known(at) ? text(x(at) + 4, laneTop + 15, words, attrs) : '');
     return [
       text(LEFT - 8, laneTop + 15, slot, 'text-anchor="end"'),
       span(0, sigterm, COLORS.from),
       span(sigterm, outOfRotation, COLORS.from, 'opacity="0.6"'),
       span(outOfRotation, exited, COLORS.from, 'opacity="0.25"'),
       span(inRotation, seconds, COLORS.to),
-      text(x(sigterm) + 4, laneTop + 15, 'draining'),
-      text((x(exited) + x(inRotation)) / 2, laneTop + 15, 'starting', 'text-anchor="middle"'),
+      label(sigterm, 'draining'),
+      known(exited, inRotation) ? text((x(exited) + x(inRotation)) / 2, laneTop + 15, 'starting', 'text-anchor="middle"') : '',
     ].join('\n');
   });
   return { svg: parts.join('\n'), height: slots.length * (LANE_HEIGHT + LANE_GAP) };

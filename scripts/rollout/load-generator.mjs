@@ -4,8 +4,13 @@ import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildIdOfAnswer } from './answered-build.mjs';
 
-/** Pages served from memory and the file every open tab polls: what visitors send during a rollout. */
-const PATHS = ['/', '/ja', '/builds/latest.json'];
+/**
+ * Pages served from memory and the file every open tab polls: what visitors send
+ * during a rollout. `status` is the answer that counts as right (200 unless named).
+ * @typedef {{ path: string, status?: number }} LoadTarget
+ * @type {LoadTarget[]}
+ */
+const DEFAULT_TARGETS = [{ path: '/' }, { path: '/ja' }, { path: '/builds/latest.json' }];
 /** A request still unanswered after this counts as a connection error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -17,10 +22,10 @@ function newBucket(second) {
  * Sends `ratePerSecond` GETs to `baseUrl`, spread evenly and whatever the
  * answers take (open loop: a slow server gets a queue, not a pause), over
  * keep-alive connections as browsers and proxies use them. Seconds count
- * from `startedAt`, the time it started.
- * @param {{ baseUrl: string, ratePerSecond: number }} options
+ * from `startedAt`, the time it started. `targets` are sent in turn.
+ * @param {{ baseUrl: string, ratePerSecond: number, targets?: LoadTarget[] }} options
  */
-export function startLoad({ baseUrl, ratePerSecond }) {
+export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS }) {
   // The idle timeout is the client's, below haproxy's (30 s): a connection is
   // never reused at the moment the proxy closes it, which would count against
   // the rollout an error of this client.
@@ -44,7 +49,7 @@ export function startLoad({ baseUrl, ratePerSecond }) {
 
   function sendOne() {
     const bucket = bucketOf(sent);
-    const target = PATHS[sent % PATHS.length];
+    const { path: target, status: expected = 200 } = targets[sent % targets.length];
     const requestPath = target === '/builds/latest.json' ? `${target}?${sent}` : target;
     sent += 1;
     bucket.requests += 1;
@@ -55,7 +60,7 @@ export function startLoad({ baseUrl, ratePerSecond }) {
         res.on('data', (chunk) => (body += chunk));
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          if (status === 200) {
+          if (status === expected) {
             bucket.ok += 1;
             const build = buildIdOfAnswer(String(res.headers['content-type'] ?? ''), body);
             bucket.builds[build] = (bucket.builds[build] ?? 0) + 1;

@@ -17,19 +17,23 @@ function summaryRows(result) {
   const { from, to } = result.builds;
   const share = (id) => `${((100 * (totals.builds[id] ?? 0)) / Math.max(totals.ok, 1)).toFixed(1)}%`;
   return [
-    ['Requests', `${totals.requests} (${result.settings.ratePerSecond}/s through haproxy)`],
+    ['Requests', `${totals.requests} (${result.settings.ratePerSecond}/s through ${result.settings.via ?? 'haproxy'})`],
     ['5xx', totals.serverErrors],
     ['Connection errors', `${totals.connectionErrors}${totals.connectionErrors ? ` ${JSON.stringify(result.traffic.errorCodes)}` : ''}`],
     ['Other statuses (not 200)', totals.otherStatuses],
     ['Answered by', `${from} ${share(from)}, ${to} ${share(to)}`],
-    ['Exit codes of the old processes', Object.entries(result.exitCodes).map(([slot, code]) => `${slot}: ${code}`).join(', ')],
+    ...(result.exitCodes ? [['Exit codes of the old processes', Object.entries(result.exitCodes).map(([slot, code]) => `${slot}: ${code}`).join(', ')]] : []),
+    ...(result.replicaSets ? [['ReplicaSets after', result.replicaSets.map(({ build, replicas }) => `${build}: ${replicas} replicas`).join(', ')]] : []),
     ['Prometheus during the roll', `${seconds(result.prometheus.seenDuringRoll.seconds)}; both at once ${result.prometheus.seenDuringRoll.mixedSeconds} s`],
     ['Prometheus after', Object.entries(result.prometheus.runningAfter).map(([id, count]) => `${count} processes of ${id}`).join(', ')],
     ['build_update_detected beacons', result.prometheus.buildUpdates],
     ['Browser', `opened on ${result.browser.firstBuild}; next page load answered by ${result.browser.navigation.build}`],
-    ['Shutdown delay / haproxy detection bound', `${result.settings.shutdownDelayMs} ms / ${result.settings.detectionMs} ms`],
+    ...(result.settings.detectionMs ? [['Shutdown delay / haproxy detection bound', `${result.settings.shutdownDelayMs} ms / ${result.settings.detectionMs} ms`]] : []),
   ];
 }
+
+const HAPROXY_DESCRIPTION =
+  'Two app processes behind haproxy (health checks on /readyz), replaced one by one (SIGTERM, wait for exit, start the new build on the same ports) while a load generator and a Chromium tab go through haproxy.';
 
 function page(result, generatedAt) {
   const rows = summaryRows(result).map(([name, value]) => `<tr><th>${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n');
@@ -49,9 +53,7 @@ function page(result, generatedAt) {
 </head>
 <body>
 <h1>Rollout under load: ${escape(result.builds.from)} → ${escape(result.builds.to)}</h1>
-<p>Two app processes behind haproxy (health checks on <code>/readyz</code>), replaced one by one
-(SIGTERM, wait for exit, start the new build on the same ports) while a load generator and a
-Chromium tab go through haproxy. Generated ${escape(generatedAt)}.</p>
+<p>${escape(result.settings.description ?? HAPROXY_DESCRIPTION)} Generated ${escape(generatedAt)}.</p>
 <table>${rows}</table>
 <figure id="chart">
 <figcaption>${escape(chartCaption(result))}</figcaption>

@@ -1,0 +1,57 @@
+// The release's pods during a rollout, seen from the API server twice a second:
+// each pod a lane of the chart, its Ready, termination and removal as events.
+import { releaseObjects } from '../cluster/release.mjs';
+
+const POLL_MS = 500;
+
+const isReady = (pod) => pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
+
+/** The build a pod runs: its image tag (the image tag is the build id). */
+export const podBuild = (pod) => pod.spec.containers[0].image.split(':').at(-1);
+
+/**
+ * Polls the release's web pods and marks what changed: 'rotation' UP/DOWN as a
+ * pod enters or leaves the Service's endpoints (Ready), 'sigterm' when the API
+ * server marks it for deletion (the kubelet signals it then), 'exited' when it is gone.
+ * @param {{ release: string, namespace: string }} releaseRef
+ * @param {import('./scenario.mjs').Mark} mark
+ */
+export function watchPods(releaseRef, mark) {
+  /** @type {Map<string, { ready: boolean, terminating: boolean }>} */
+  const known = new Map();
+  let first = true;
+  const look = async () => {
+    const pods = (await releaseObjects('pods', releaseRef)).filter((pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test');
+    const seen = new Set();
+    for (const pod of pods) {
+      const name = pod.metadata.name;
+      seen.add(name);
+      const now = { ready: isReady(pod), terminating: Boolean(pod.metadata.deletionTimestamp) };
+      const before = known.get(name) ?? { ready: first ? now.ready : false, terminating: false };
+      const details = { slot: name, build: podBuild(pod) };
+      if (now.terminating && !before.terminating) mark('sigterm', `pod ${name} (${details.build}) terminating`, details);
+      if (now.ready !== before.ready) mark('rotation', `pod ${name} (${details.build}) ${now.ready ? 'Ready' : 'not Ready'}`, { ...details, status: now.ready ? 'UP' : 'DOWN' });
+      known.set(name, now);
+    }
+    for (const name of known.keys()) {
+      if (!seen.has(name)) {
+        mark('exited', `pod ${name} gone`, { slot: name });
+        known.delete(name);
+      }
+    }
+    first = false;
+  };
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      await look().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}

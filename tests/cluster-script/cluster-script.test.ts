@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { afterAll, describe, expect, test } from 'vitest';
+import { clusterRunning } from '../../scripts/cluster/bring-up.mjs';
+import { NETWORK, PATHS, PORTS, STATE_DIR } from '../../scripts/cluster/layout.mjs';
+import { isAlive } from '../../scripts/cluster/processes.mjs';
+import { ROOT } from '../../scripts/lib/app-server.mjs';
+
+/** Runs `command` through bash in the repository, as a user would type it. */
+function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const recordedPids = () => (existsSync(PATHS.pids) ? readdirSync(PATHS.pids).map((file) => Number(readFileSync(`${PATHS.pids}/${file}`, 'utf8'))) : []);
+
+/** Command lines of the processes that name `text` in theirs. */
+function processesNaming(text: string): string[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return command.includes(text) ? [command] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** What a stopped cluster must not leave on the machine. */
+async function leftovers() {
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((line) => line.includes(STATE_DIR));
+  const chains = (await shell('iptables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI)-/.test(line));
+  const links = (await shell('ip -o link show')).stdout.split('\n').filter((line) => line.includes(NETWORK.nodeBridge) || line.includes(NETWORK.podBridge));
+  const processes = processesNaming(STATE_DIR);
+  return { mounts, chains, links, processes, stateDir: existsSync(STATE_DIR) };
+}
+
+const NOTHING_LEFT = { mounts: [], chains: [], links: [], processes: [], stateDir: false };
+
+// A cluster someone started before the tests is theirs; one the cluster suite started
+// (it says so in MERIDIAN_TEST_CLUSTER) or none at all is these tests' to stop and start.
+const foreignCluster = process.env.MERIDIAN_TEST_CLUSTER !== 'started' && (await clusterRunning());
+if (foreignCluster) {
+  if (process.env.CI === 'true') throw new Error('cluster-script tests: a cluster not started by the test suite is running; CI must start from none');
+  console.warn(`\n!!! SKIPPING the cluster script tests: a cluster of yours is running from ${STATE_DIR}; stop it with npm run cluster:down to run them\n`);
+}
+
+describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
+  afterAll(async () => {
+    await shell('npm run --silent cluster:down');
+  });
+
+  test('eval "$(npm run --silent cluster:up)" sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
+    const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short');
+    expect(code, stderr).toBe(0);
+    expect(stdout.trim()).toBe('node/meridian-node');
+  });
+
+  test('cluster:up reuses the running cluster', async () => {
+    const { code, stderr } = await shell('npm run --silent cluster:up');
+    expect(code).toBe(0);
+    expect(stderr).toContain('cluster: reusing the cluster running from');
+  });
+
+  test('state left by a killed run is cleaned up, said so, and a fresh cluster starts', async () => {
+    for (const pid of recordedPids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('cleaning it up first');
+    expect(stderr).toMatch(/cluster: ready in \d+ s/);
+    expect(stdout.trim()).toBe('node/meridian-node');
+  });
+
+  test('cluster:down removes its processes, mounts, iptables chains, interfaces and state; a second run is harmless', async () => {
+    const pids = recordedPids();
+    expect(pids.length).toBeGreaterThan(0);
+    const first = await shell('npm run --silent cluster:down');
+    expect(first.code, first.stderr).toBe(0);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+    const second = await shell('npm run --silent cluster:down');
+    expect(second.code).toBe(0);
+    expect(second.stderr.trim()).toBe('cluster: nothing was running');
+  });
+
+  test('a port already in use stops cluster:up with one line naming it, and leaves nothing behind', async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(PORTS.etcdClient, '127.0.0.1', resolve));
+    try {
+      const { code, stdout, stderr } = await shell('npm run --silent cluster:up');
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n').at(-1)).toMatch(new RegExp(`^cluster: port ${PORTS.etcdClient} .* is already in use`));
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  });
+});

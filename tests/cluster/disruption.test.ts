@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { kubectl } from '../../scripts/cluster/kubectl.mjs';
+import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
+import { startLoad } from '../../scripts/rollout/load-generator.mjs';
+import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
+import { waitFor } from '../../scripts/lib/wait.mjs';
+import { installBuildA, readyPods, webPods } from './support/releases';
+
+const ref = { release: 'meridian', namespace: 'meridian-disruption' };
+const NODE_PORT = 30082;
+const RATE_PER_SECOND = 60;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the Deployment is back to two Ready pods and every old one is gone. */
+async function waitForTwoFreshPods(replaced: string[]) {
+  await waitFor('two Ready pods, none of them replaced ones', async () => {
+    const pods = await webPods(ref);
+    const ready = await readyPods(ref);
+    if (ready.length !== 2 || pods.some((pod) => replaced.includes(pod.metadata.name))) throw new Error(`pods: ${pods.map((pod) => pod.metadata.name).join(', ')}; ready: ${ready.join(', ')}`);
+  }, { timeoutMs: 120_000, intervalMs: 500 });
+}
+
+/** Runs `disrupt` under steady load and returns the traffic counts. */
+async function underLoad(disrupt: () => Promise<void>) {
+  const load = startLoad({ baseUrl: `http://127.0.0.1:${NODE_PORT}`, ratePerSecond: RATE_PER_SECOND, targets: CLUSTER_TARGETS });
+  try {
+    await sleep(2000);
+    await disrupt();
+    await sleep(3000);
+  } catch (error) {
+    await load.stop();
+    throw error;
+  }
+  return load.stop();
+}
+
+function expectNoFailedRequest(traffic: Awaited<ReturnType<typeof underLoad>>) {
+  const totals = trafficTotals(traffic);
+  expect(totals.requests).toBeGreaterThan(0);
+  expect({ serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes }).toEqual({
+    serverErrors: 0,
+    connectionErrors: 0,
+    otherStatuses: 0,
+    errorCodes: {},
+  });
+}
+
+function evict(pod: string) {
+  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ref.namespace } };
+  return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
+}
+
+describe('disruptions under load on a live cluster', () => {
+  let installed: Awaited<ReturnType<typeof installBuildA>>;
+  beforeAll(async () => {
+    installed = await installBuildA(ref, NODE_PORT);
+  });
+  afterAll(async () => {
+    await installed?.remove();
+  });
+
+  test('kubectl delete pod fails no request: readiness goes down before the process stops', async () => {
+    const [victim] = await readyPods(ref);
+    if (!victim) throw new Error('no Ready pod to delete');
+    const traffic = await underLoad(async () => {
+      await kubectl(['delete', 'pod', victim, '--namespace', ref.namespace, '--wait=false']);
+      await waitForTwoFreshPods([victim]);
+    });
+    expectNoFailedRequest(traffic);
+  });
+
+  test('an eviction that would break the PodDisruptionBudget is refused by the API server', async () => {
+    const [first, second] = await readyPods(ref);
+    if (!first || !second) throw new Error('the release should have two Ready pods');
+    let refusal: unknown;
+    const traffic = await underLoad(async () => {
+      await evict(first);
+      // The first pod is terminating: the budget (one of two must stay available) allows no second disruption.
+      refusal = await evict(second).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await waitForTwoFreshPods([first]);
+    });
+    expect(String(refusal)).toMatch(/disruption budget/);
+    expect(await webPods(ref).then((pods) => pods.map((pod) => pod.metadata.name))).toContain(second);
+    expectNoFailedRequest(traffic);
+  });
+});

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { currentRevision, deployRelease, releaseObjects, rollbackRelease } from '../../scripts/cluster/release.mjs';
+import { ROOT } from '../../scripts/lib/app-server.mjs';
+import { runClusterRollout } from '../../scripts/rollout/cluster-scenario.mjs';
+import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
+import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
+import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
+import { installBuildA } from './support/releases';
+
+const ref = { release: 'meridian', namespace: 'meridian-rollout' };
+const NODE_PORT = 30081;
+const { a: A, b: B } = CLUSTER_BUILDS;
+
+type Result = Awaited<ReturnType<typeof runClusterRollout>>;
+
+/** The guarantees of a rollout under load, whichever way it goes. */
+function expectCleanRollout(result: Result, from: string, to: string) {
+  const totals = trafficTotals(result.traffic);
+  expect(totals.requests).toBeGreaterThan(0);
+  expect({ serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: result.traffic.errorCodes }).toEqual({
+    serverErrors: 0,
+    connectionErrors: 0,
+    otherStatuses: 0,
+    errorCodes: {},
+  });
+  // Every answer names its build (pages by data-dpl-id, the poll by its id): only these two.
+  expect(Object.keys(totals.builds).sort()).toEqual([from, to].sort());
+  // Once helm returned, every answer came from the new build.
+  const helmReturned = result.events.find((event) => event.kind === 'ready');
+  const after = result.traffic.buckets.filter((bucket) => bucket.second * 1000 > (helmReturned?.at ?? Infinity) + 1000);
+  expect(after.length).toBeGreaterThan(0);
+  for (const bucket of after) expect(Object.keys(bucket.builds)).toEqual([to]);
+  // The tab on /ja heard of the new build by its poll, and its next link click loaded it in full.
+  expect(result.browser.firstBuild).toBe(from);
+  expect(result.browser.navigation.build).toBe(to);
+  // The old ReplicaSet is scaled to 0, the new one runs both pods.
+  expect(result.replicaSets.filter((set) => set.build === from).map((set) => set.replicas)).toEqual([0]);
+  expect(result.replicaSets.filter((set) => set.build === to).map((set) => set.replicas)).toEqual([2]);
+  // Prometheus, following the ServiceMonitor, saw meridian_build_info move from one build to the other.
+  expect(Object.keys(result.prometheus.seenDuringRoll.seconds).sort()).toEqual([from, to].sort());
+  expect(result.prometheus.runningAfter).toEqual({ [to]: 2 });
+  expect(result.prometheus.buildUpdates).toBeGreaterThan(0);
+}
+
+describe('a Helm upgrade and rollback under load on a live cluster', () => {
+  let installed: Awaited<ReturnType<typeof installBuildA>>;
+  beforeAll(async () => {
+    installed = await installBuildA(ref, NODE_PORT);
+  });
+  afterAll(async () => {
+    await installed?.remove();
+  });
+
+  test('helm upgrade --install --wait --values <file> --set-string image.tag=B moves every pod, every answer and the open tab to B with no failed request', async () => {
+    const result = await runClusterRollout({ releaseRef: ref, nodePort: NODE_PORT, from: A, to: B, change: () => deployRelease({ ...ref, valuesFile: installed.valuesFile, tag: B }) });
+    await writeRolloutReport(result, path.join(ROOT, 'test-reports', 'cluster-rollout', 'upgrade'));
+    expectCleanRollout(result, A, B);
+    // The chart's PrometheusRule, as the API server holds it, loaded into that Prometheus.
+    const [rule] = await releaseObjects('prometheusrules.monitoring.coreos.com', ref);
+    expect(result.prometheus.ruleGroups).toEqual(rule.spec.groups.map((group: { name: string }) => group.name));
+  });
+
+  test('helm rollback to A under the same load, with the same guarantees', async () => {
+    const result = await runClusterRollout({
+      releaseRef: ref,
+      nodePort: NODE_PORT,
+      from: B,
+      to: A,
+      change: async () => rollbackRelease({ ...ref, revision: (await currentRevision(ref)) - 1 }),
+    });
+    await writeRolloutReport(result, path.join(ROOT, 'test-reports', 'cluster-rollout', 'rollback'));
+    expectCleanRollout(result, B, A);
+  });
+});

@@ -1,0 +1,31 @@
+import { buildAppImages, CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
+import { clusterUp } from '../../../scripts/cluster/bring-up.mjs';
+import { installCustomResourceDefinitions } from '../../../scripts/cluster/custom-resources.mjs';
+import { importDockerImages } from '../../../scripts/cluster/images.mjs';
+import { clusterDown } from '../../../scripts/cluster/teardown.mjs';
+import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
+import { ensureBrowser, ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
+
+const log = (line: string) => console.log(`>>> ${line}`);
+
+/**
+ * Once for the cluster suite: the two app images, a running cluster (started here,
+ * or one already running, which is left running), the images imported into it and
+ * the CRDs the chart's optional objects need. A cluster and a Docker engine started
+ * here are stopped afterwards.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
+  ensureDebianPackages(['prometheus']);
+  ensureBrowser();
+  const engine = await ensureDockerEngine();
+  const images = await buildAppImages(Object.values(CLUSTER_BUILDS), log);
+  const { binDir, started } = await clusterUp(log);
+  // Read by the cluster script tests, which may stop and restart a cluster the suite started.
+  if (started) process.env.MERIDIAN_TEST_CLUSTER = 'started';
+  await importDockerImages(binDir, images);
+  await installCustomResourceDefinitions();
+  return async () => {
+    if (started) await clusterDown(log);
+    await engine.stop();
+  };
+}

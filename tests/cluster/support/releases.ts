@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
+import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
+import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, writeValuesFile } from '../../../scripts/cluster/release.mjs';
+
+export interface ReleaseRef {
+  release: string;
+  namespace: string;
+}
+
+interface Pod {
+  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec: { containers: { image: string }[] };
+  status: { conditions?: { type: string; status: string }[] };
+}
+
+/** Installs build A of `ref` in a fresh restricted namespace; `remove()` uninstalls it and deletes the namespace. */
+export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: Record<string, unknown>) {
+  const dir = mkdtempSync(path.join(tmpdir(), `meridian-${ref.release}-`));
+  const valuesFile = path.join(dir, 'values.json');
+  writeValuesFile(valuesFile, localClusterValues(nodePort, extra));
+  await createRestrictedNamespace(ref.namespace);
+  await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a });
+  return {
+    valuesFile,
+    async remove() {
+      await uninstallRelease(ref);
+      await kubectl(['delete', 'namespace', ref.namespace, '--wait=false', '--ignore-not-found']);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const isReady = (pod: Pod) => pod.status.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
+
+/** The release's web pods (not `helm test`'s). */
+export async function webPods(ref: ReleaseRef): Promise<Pod[]> {
+  const pods = (await releaseObjects('pods', ref)) as Pod[];
+  return pods.filter((pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test');
+}
+
+/** Names of the release's web pods that are Ready and not terminating. */
+export async function readyPods(ref: ReleaseRef): Promise<string[]> {
+  return (await webPods(ref)).filter((pod) => isReady(pod) && !pod.metadata.deletionTimestamp).map((pod) => pod.metadata.name);
+}
