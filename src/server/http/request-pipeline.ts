@@ -15,7 +15,7 @@ import { handleTelemetry } from '../telemetry/telemetry-endpoint';
 import { refuseMethod } from './allowed-methods';
 import { clientAddressOf, compileTrust, dropUntrustedForwarding, schemeOf } from './client-address';
 import { requestIdOf } from './request-id';
-import { splitTarget } from './request-target';
+import { originForm, splitTarget } from './request-target';
 import { setSecurityHeaders } from './security-headers';
 import { pageLoadOf } from './page-load';
 import { serveNotFound, type NotFoundPages } from './serve-not-found';
@@ -97,7 +97,8 @@ export function createRequestListener(deps: PipelineDeps) {
     }
     if (pathname.startsWith('/builds/')) return serveBuilds(req, res, pathname, deps.buildFiles, config.buildPollIntervalMs);
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
-    if (serveStaticAsset(req, res, pathname, deps.assets)) return;
+    const asset = serveStaticAsset(req, res, pathname, deps.assets);
+    if (asset) return asset;
     const load = pageLoadOf(req);
     if (load && servePrerendered(req, res, load, deps.pages)) return;
     if (load && serveNotFound(req, res, load, deps.notFoundPages)) return;
@@ -105,12 +106,17 @@ export function createRequestListener(deps: PipelineDeps) {
     if (!handle) return plain(res, 503, 'starting');
     if (pathname === '/') varyOn(res, ROOT_VARY);
     dropUntrustedForwarding(req, trust);
+    // Next's file server answered a malformed Range on a public file with a 500: it gets the whole file
+    // instead (a server may always ignore Range); build assets' ranges are ours (serve-asset-range.ts).
+    delete req.headers.range;
+    delete req.headers['if-range'];
     await handle(req, res);
   }
 
   return function onRequest(req: IncomingMessage, res: ServerResponse): void {
     const startedAt = process.hrtime.bigint();
     const requestId = requestIdOf(req);
+    req.url = originForm(req.url);
     const { pathname } = splitTarget(req.url);
     const method = methodLabel(req.method);
     const clientAddress = clientAddressOf(req, trust);
