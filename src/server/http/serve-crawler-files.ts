@@ -17,7 +17,11 @@ export function createCrawlerFiles(siteUrl: string | undefined, internalPaths: I
 
 const FILES = { '/robots.txt': 'text/plain; charset=utf-8', '/sitemap.xml': 'application/xml; charset=utf-8' } as const;
 
-/** Answers `/robots.txt` and `/sitemap.xml` from memory; returns false for any other path. */
+/**
+ * Answers `/robots.txt` and `/sitemap.xml` from memory; returns false for any
+ * other path. `public/robots.txt` stays for Next's own server.js, which the
+ * tests and the benchmark run as a reference; ours answers first.
+ */
 export function serveCrawlerFile(req: IncomingMessage, res: ServerResponse, pathname: string, files: CrawlerFiles): boolean {
   if (pathname !== '/robots.txt' && pathname !== '/sitemap.xml') return false;
   const body = pathname === '/robots.txt' ? files.robots : files.sitemap;
