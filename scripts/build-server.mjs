@@ -22,7 +22,10 @@ function builtDeploymentId() {
 /** BUILD_REVISION stands in for git's HEAD where there is no .git (a Docker build). */
 function buildInfo() {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  return { buildId: builtDeploymentId(), version, revision: buildRevision(process.env, ROOT), builtAt: Date.now() };
+  // The origin the pages' canonical links were built with (src/shared/site-config.ts
+  // refused anything else); the server builds /sitemap.xml from it.
+  const siteUrl = process.env.SITE_URL?.trim() ? new URL(process.env.SITE_URL.trim()).origin : undefined;
+  return { buildId: builtDeploymentId(), version, revision: buildRevision(process.env, ROOT), builtAt: Date.now(), siteUrl };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');

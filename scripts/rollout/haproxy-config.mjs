@@ -31,9 +31,11 @@ export const DETECTION_MS = CHECK_INTERVAL_MS * (CHECK_FALL + 1);
  *   counted dozens of 5xx with retries off, and none with `retry-on
  *   conn-failure` and `option redispatch`. They never cover a POST anyway:
  *   the zero errors must come from the app's drain, not from the proxy.
- * @param {{ port: number, servers: { name: string, port: number }[], statsSocket: string }} options
+ * - `forwardFor` (off for the rollout): `option forwardfor`, which appends the
+ *   client's address to X-Forwarded-For as the compose stack's balancer does.
+ * @param {{ port: number, servers: { name: string, port: number }[], statsSocket: string, forwardFor?: boolean }} options
  */
-export function haproxyConfig({ port, servers, statsSocket }) {
+export function haproxyConfig({ port, servers, statsSocket, forwardFor = false }) {
   const serverLines = servers.map(({ name, port: serverPort }) => `  server ${name} 127.0.0.1:${serverPort} check`);
   return [
     'global',
@@ -53,6 +55,7 @@ export function haproxyConfig({ port, servers, statsSocket }) {
     '',
     'backend app',
     '  balance roundrobin',
+    ...(forwardFor ? ['  option forwardfor'] : []),
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
     `  default-server inter ${CHECK_INTERVAL_MS}ms fall ${CHECK_FALL} rise 1`,

@@ -38,12 +38,12 @@ async function serverStatuses(socketPath) {
  * Starts haproxy on `port` in front of `servers`, its config and stats socket
  * in `dir`. The config is checked first (`-c`), so a mistake in it fails with
  * haproxy's own message.
- * @param {{ dir: string, port: number, servers: { name: string, port: number }[] }} options
+ * @param {{ dir: string, port: number, servers: { name: string, port: number }[], forwardFor?: boolean }} options
  */
-export async function startHaproxy({ dir, port, servers }) {
+export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
   const configFile = path.join(dir, 'haproxy.cfg');
   const statsSocket = path.join(dir, 'haproxy.sock');
-  writeFileSync(configFile, haproxyConfig({ port, servers, statsSocket }));
+  writeFileSync(configFile, haproxyConfig({ port, servers, statsSocket, forwardFor }));
   const check = spawnSync(HAPROXY_PATH, ['-c', '-q', '-f', configFile], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy: ${configFile} is invalid:\n${check.stderr}${check.stdout}`);
 

@@ -2,14 +2,12 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { localeOfPath, pathWithinLocale } from '@/shared/locales';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
-import { siteConfig } from '@/shared/site-config';
 import { BlankLayout } from '@/ui/layouts/blank-layout';
 import { NotFoundView } from '@/ui/not-found/not-found-view';
 import { AlternateLinks } from '@/ui/seo/alternate-links';
 import '@/ui/theme/globals.css';
 
 export const metadata: Metadata = {
-  title: siteConfig.name,
   icons: { icon: '/favicon.svg' },
 };
 

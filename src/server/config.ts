@@ -1,3 +1,4 @@
+import { compile as compileProxyTrust } from 'proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -19,6 +20,42 @@ const flag = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
 
+/**
+ * Which peers may tell us the client's address, scheme and host, as Express's
+ * "trust proxy" (proxy-addr): nobody, the last N hops, or the listed
+ * addresses, CIDRs and proxy-addr's names. "true" (every hop) is refused: the
+ * left-most X-Forwarded-For entry is whatever the visitor wrote.
+ */
+export type TrustProxy = false | number | readonly string[];
+
+const TRUST_PROXY_ALTERNATIVES =
+  'use false, a number of trusted hops (1 behind one load balancer), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal';
+
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value, ctx): TrustProxy => {
+    const text = value.trim();
+    if (text === 'false') return false;
+    if (text === 'true') {
+      ctx.addIssue({ code: 'custom', message: `trusting every hop lets any visitor choose their address; ${TRUST_PROXY_ALTERNATIVES}` });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(text)) {
+      const hops = Number(text);
+      if (hops <= 100) return hops === 0 ? false : hops;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    try {
+      if (entries.some((entry) => entry === '')) throw new Error('empty entry');
+      compileProxyTrust(entries);
+      return Object.freeze(entries);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: TRUST_PROXY_ALTERNATIVES });
+      return z.NEVER;
+    }
+  });
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z.object({
@@ -29,7 +66,7 @@ const schema = z.object({
   SHUTDOWN_DELAY_MS: integer(0, 600_000, 5000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 20_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(1000, 3_600_000, 65_000),
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: trustProxy,
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
   BUILD_POLL_INTERVAL_MS: integer(1000, 86_400_000, 60_000),
@@ -47,8 +84,8 @@ export interface ServerConfig {
   readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
-  /** Believe X-Forwarded-For and X-Forwarded-Proto (only behind a load balancer that sets them). */
-  readonly trustProxy: boolean;
+  /** Which peers' X-Forwarded-For, -Proto and -Host to believe (see TrustProxy). */
+  readonly trustProxy: TrustProxy;
   readonly hsts: boolean;
   readonly telemetryRateLimitPerMinute: number;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */

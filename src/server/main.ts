@@ -8,6 +8,8 @@ import { loadBuildFiles } from './builds/build-files';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import type { Readiness } from './health';
 import { createRequestListener } from './http/request-pipeline';
+import { createCrawlerFiles } from './http/serve-crawler-files';
+import { answerUnparsedRequests } from './http/unparsed-requests';
 import type { NotFoundPages } from './http/serve-not-found';
 import { createMetricsServer } from './metrics-server';
 import { loadNextHandler, type NextHandler } from './next-app';
@@ -56,6 +58,10 @@ async function main(config: ServerConfig): Promise<void> {
 
   const readiness: Readiness = { nextReady: false, draining: false };
   let nextHandler: NextHandler | null = null;
+  const pages = loadPrerenderedPages(dir);
+  if (!build.siteUrl) {
+    logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
+  }
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
   const publicServer = createServer(
     { keepAliveTimeout: config.keepAliveTimeoutMs, headersTimeout: config.keepAliveTimeoutMs + 1000 },
@@ -64,7 +70,8 @@ async function main(config: ServerConfig): Promise<void> {
       dir,
       logger,
       metrics,
-      pages: loadPrerenderedPages(dir),
+      pages,
+      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys()),
       assets: loadStaticAssets(dir),
       buildFiles: loadBuildFiles(dir),
       readiness,
@@ -73,6 +80,7 @@ async function main(config: ServerConfig): Promise<void> {
       next: () => nextHandler,
     }),
   );
+  answerUnparsedRequests(publicServer, { metrics, logger });
   const metricsServer = createMetricsServer(metrics.registry);
   await listen(publicServer, config.port, config.hostname);
   await listen(metricsServer, config.metricsPort, config.hostname);

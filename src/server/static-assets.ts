@@ -7,6 +7,8 @@ export interface CompressedAsset {
 }
 
 export interface StaticAssets {
+  /** The folder of `/_next/static/` on disk. */
+  root: string;
   /** Every file of `.next/static` by URL path (`/_next/static/chunks/x.js`). */
   paths: ReadonlySet<string>;
   /** The brotli copies the build wrote beside its scripts and styles, by the original's URL path. */
@@ -35,5 +37,5 @@ export function loadStaticAssets(dir: string): StaticAssets {
     const contentType = CONTENT_TYPES[path.extname(original)];
     if (contentType) compressed.set(urlPathOf(original), { brotli: readFileSync(file), contentType });
   }
-  return { paths, compressed };
+  return { root: staticDir, paths, compressed };
 }

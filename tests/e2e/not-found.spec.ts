@@ -18,7 +18,7 @@ for (const locale of LOCALES) {
       expect(response.status).toBe(404);
       expect(response.headers['content-type']).toMatch(/text\/html/);
       expect(response.body).toMatch(new RegExp(`<html [^>]*lang="${locale.lang}"`));
-      expect(response.body).toContain(locale.title);
+      expect(response.body).toContain(`<title>${locale.title}</title>`);
       expect(response.body).toContain(locale.message);
     });
 
@@ -56,6 +56,7 @@ test('existing static files are served as they are', async () => {
   for (const [path, type] of [
     ['/robots.txt', /text\/plain/],
     ['/favicon.svg', /image\/svg\+xml/],
+    ['/favicon.ico', /image\/(x-icon|vnd\.microsoft\.icon)/],
   ] as const) {
     const response = await rawGet(base(), path);
     expect(response.status, path).toBe(200);

@@ -12,12 +12,14 @@ import type { PrerenderedPage } from '../pages/prerendered-pages';
 import type { BuildFiles } from '../builds/build-files';
 import type { StaticAssets } from '../static-assets';
 import { handleTelemetry } from '../telemetry/telemetry-endpoint';
-import { clientAddressOf, schemeOf } from './client-address';
+import { refuseMethod } from './allowed-methods';
+import { clientAddressOf, compileTrust, dropUntrustedForwarding, schemeOf } from './client-address';
 import { requestIdOf } from './request-id';
-import { splitTarget } from './request-target';
+import { originForm, splitTarget } from './request-target';
 import { setSecurityHeaders } from './security-headers';
 import { pageLoadOf } from './page-load';
 import { serveNotFound, type NotFoundPages } from './serve-not-found';
+import { serveCrawlerFile, type CrawlerFiles } from './serve-crawler-files';
 import { servePrerendered } from './serve-prerendered';
 import { serveBuilds } from './serve-builds';
 import { serveStaticAsset } from './serve-static-asset';
@@ -31,6 +33,7 @@ export interface PipelineDeps {
   pages: Map<string, PrerenderedPage>;
   assets: StaticAssets;
   buildFiles: BuildFiles;
+  crawlerFiles: CrawlerFiles;
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
   readiness: Readiness;
@@ -74,15 +77,18 @@ function countBytes(res: ServerResponse): () => number {
 }
 
 /**
- * Every request on the public port: an id, security headers, health, client
+ * Every request on the public port: an id, security headers, the methods each
+ * target allows, health, client
  * telemetry, build-freshness files, build assets, prerendered pages and not-found pages from
  * memory, then Next. Each request is timed,
  * counted by route template, traced when tracing is on, and logged once.
  */
 export function createRequestListener(deps: PipelineDeps) {
   const { config, logger, metrics } = deps;
+  const trust = compileTrust(config.trustProxy);
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string, clientAddress: string): Promise<void> {
+    if (refuseMethod(req, res, pathname)) return;
     if (pathname === '/healthz') return answerHealth(res);
     if (pathname === '/readyz') return answerReadiness(res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return plain(res, 404, 'Not Found');
@@ -90,22 +96,30 @@ export function createRequestListener(deps: PipelineDeps) {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
     if (pathname.startsWith('/builds/')) return serveBuilds(req, res, pathname, deps.buildFiles, config.buildPollIntervalMs);
-    if (serveStaticAsset(req, res, pathname, deps.assets)) return;
+    if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
+    const asset = serveStaticAsset(req, res, pathname, deps.assets);
+    if (asset) return asset;
     const load = pageLoadOf(req);
     if (load && servePrerendered(req, res, load, deps.pages)) return;
     if (load && serveNotFound(req, res, load, deps.notFoundPages)) return;
     const handle = deps.next();
     if (!handle) return plain(res, 503, 'starting');
     if (pathname === '/') varyOn(res, ROOT_VARY);
+    dropUntrustedForwarding(req, trust);
+    // Next's file server answered a malformed Range on a public file with a 500: it gets the whole file
+    // instead (a server may always ignore Range); build assets' ranges are ours (serve-asset-range.ts).
+    delete req.headers.range;
+    delete req.headers['if-range'];
     await handle(req, res);
   }
 
   return function onRequest(req: IncomingMessage, res: ServerResponse): void {
     const startedAt = process.hrtime.bigint();
     const requestId = requestIdOf(req);
+    req.url = originForm(req.url);
     const { pathname } = splitTarget(req.url);
     const method = methodLabel(req.method);
-    const clientAddress = clientAddressOf(req, config.trustProxy);
+    const clientAddress = clientAddressOf(req, trust);
     const userAgent = String(req.headers['user-agent'] ?? '').slice(0, MAX_LOGGED_USER_AGENT);
     res.setHeader('X-Request-Id', requestId);
     setSecurityHeaders(res, pathname, config.hsts);
@@ -118,7 +132,7 @@ export function createRequestListener(deps: PipelineDeps) {
       serverSpan = startServerSpan(req, {
         method,
         path: pathname.slice(0, MAX_LOGGED_PATH),
-        scheme: schemeOf(req, config.trustProxy),
+        scheme: schemeOf(req, trust),
         clientAddress,
         userAgent,
       });

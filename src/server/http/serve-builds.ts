@@ -19,13 +19,10 @@ function json(res: ServerResponse, req: IncomingMessage, status: number, body: B
  * `/builds/latest.json` (never cached: it is how open tabs learn of a new
  * build) and `/builds/meta/<id>.json` (the running build's route manifest,
  * immutable). Both come from memory; any other id, or any other path under
- * /builds/, is a JSON 404.
+ * /builds/, is a JSON 404. Methods other than GET and HEAD never get here
+ * (see allowed-methods.ts).
  */
 export function serveBuilds(req: IncomingMessage, res: ServerResponse, pathname: string, files: BuildFiles, pollIntervalMs: number): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('Allow', 'GET, HEAD');
-    return json(res, req, 405, '{"error":"method not allowed"}\n', 'no-store');
-  }
   if (pathname === '/builds/latest.json') {
     res.setHeader(POLL_INTERVAL_HEADER, String(pollIntervalMs));
     return json(res, req, 200, files.latest, 'no-cache, no-store, must-revalidate');

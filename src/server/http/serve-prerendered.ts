@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PrerenderedPage } from '../pages/prerendered-pages';
+import { isFresh, preferredCoding, type ContentCoding } from './negotiation';
 import type { PageLoad } from './page-load';
 import { ROUTER_VARY } from './vary';
 
-function pickEncoding(acceptEncoding: string | undefined): 'brotli' | 'gzip' | 'identity' {
-  const accepted = (acceptEncoding ?? '').toLowerCase();
-  if (/\bbr\b/.test(accepted)) return 'brotli';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
-}
+/** Smallest first: what we send when the visitor likes several equally. */
+const CODINGS: readonly ContentCoding[] = ['br', 'gzip', 'identity'];
 
 /**
  * Answers a page load of a prerendered page from memory, so no request reaches
@@ -23,19 +20,27 @@ export function servePrerendered(
   const page = pages.get(load.decision.internalPathname);
   if (!page) return false;
 
-  const encoding = pickEncoding(req.headers['accept-encoding']);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
   // Revalidate on every visit: a new build's HTML must never wait behind a cache.
   res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
   res.setHeader('ETag', page.etag);
+  res.setHeader('Last-Modified', page.lastModified);
   res.setHeader('Vary', `${ROUTER_VARY}, Accept-Encoding${load.decision.variesByLanguage ? ', Cookie, Accept-Language' : ''}`);
-  if (req.headers['if-none-match'] === page.etag) {
+  if (isFresh(req, page)) {
     res.statusCode = 304;
     res.end();
     return true;
   }
-  const body = page[encoding];
-  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding === 'brotli' ? 'br' : 'gzip');
+  const coding = preferredCoding(req, CODINGS);
+  if (!coding) {
+    // Even identity was refused (`identity;q=0`, `*;q=0`): RFC 9110 §12.5.3 allows a 406.
+    res.statusCode = 406;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.end(req.method === 'HEAD' ? undefined : 'Not Acceptable: br, gzip or identity\n');
+    return true;
+  }
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  const body = coding === 'br' ? page.brotli : page[coding];
+  if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
   res.setHeader('Content-Length', body.length);
   res.statusCode = 200;
   res.end(req.method === 'HEAD' ? undefined : body);

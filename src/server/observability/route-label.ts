@@ -50,7 +50,8 @@ export function routeLabel(pathname: string, status: number): RouteLabel {
   return template;
 }
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** TRACE and CONNECT are named so probes for them show up; any other method is `other`. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 export function methodLabel(method: string | undefined): string {
   return method && METHODS.has(method) ? method : 'other';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
@@ -8,6 +8,8 @@ export interface PrerenderedPage {
   gzip: Buffer;
   brotli: Buffer;
   etag: string;
+  /** When the build wrote the page, as an HTTP date (If-Modified-Since compares with it). */
+  lastModified: string;
 }
 
 interface PrerenderManifest {
@@ -31,6 +33,7 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
       gzip: gzipSync(identity, { level: 9 }),
       brotli: brotliCompressSync(identity),
       etag: `"${createHash('sha1').update(identity).digest('base64url')}"`,
+      lastModified: statSync(file).mtime.toUTCString(),
     });
   }
   return pages;

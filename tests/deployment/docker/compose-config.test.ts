@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { readConfig } from '@/server/config';
 import { ROOT } from '../../../scripts/lib/app-server.mjs';
 import { run } from '../../../scripts/lib/command.mjs';
 import { ensureCompose } from '../../../scripts/lib/docker-engine.mjs';
@@ -40,6 +41,16 @@ async function resolvedConfig(env: Record<string, string> = {}) {
 }
 
 describe('docker-compose.yml', () => {
+  it('has the replicas trust exactly one hop, the balancer that appends to X-Forwarded-For', () => {
+    // A service's YAML merge (`<<: *app`) is resolved by the parser: each replica has the anchor's environment.
+    for (const replica of ['app-1', 'app-2']) {
+      const setting = service(replica).environment?.TRUST_PROXY;
+      expect(setting).toBe('1');
+      expect(readConfig({ TRUST_PROXY: setting }).trustProxy).toBe(1);
+    }
+    expect(read('docker/haproxy/haproxy.cfg')).toMatch(/^\s*option forwardfor\s*$/m);
+  });
+
   it('is valid for Compose, and passes MERIDIAN_OTLP_ENDPOINT to the replicas only when set', async () => {
     const plain = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: '' });
     expect(plain.services['app-1']?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('');

@@ -10,7 +10,7 @@ const token = () => `${MARKER}${randomBytes(6).toString('hex')}`;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
 // The fixed sets every label value must come from (written down here, not imported from src).
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'other'];
 const ROUTES = ['/', '/[locale]', '/healthz', '/readyz', '/metrics', '/api/telemetry', '/builds/latest.json', '/builds/meta/[id]',
   '/_next/static', '/_next/image', '/_next/other', 'public_file', 'redirect', 'not_found', 'other'];
 const STATUS = Object.keys(STATUS_CODES);

@@ -121,19 +121,19 @@ describe('logs with the default settings', () => {
   });
 });
 
-describe('logs with TRUST_PROXY=true', () => {
+describe('logs with TRUST_PROXY=loopback', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ TRUST_PROXY: 'true' });
+    server = await startServer({ TRUST_PROXY: 'loopback' });
   });
 
   afterAll(async () => {
     await server?.stop();
   });
 
-  it('logs the first X-Forwarded-For entry as the remote address', async () => {
-    await request(`${server.url}/ja`, { headers: { 'X-Request-Id': 'proxy-xff', 'X-Forwarded-For': '203.0.113.7, 10.0.0.1' } });
+  it('logs the right-most X-Forwarded-For entry that is not a trusted proxy, never a forged one to its left', async () => {
+    await request(`${server.url}/ja`, { headers: { 'X-Request-Id': 'proxy-xff', 'X-Forwarded-For': '198.51.100.66, 203.0.113.7, 127.0.0.1' } });
 
     expect((await accessLine(server, 'proxy-xff')).remote_address).toBe('203.0.113.7');
   });

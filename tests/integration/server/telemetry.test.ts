@@ -18,8 +18,9 @@ let proxied: RunningServer;
 let direct: RunningServer;
 
 beforeAll(async () => {
-  // With TRUST_PROXY each test sends from its own X-Forwarded-For address, so each has a fresh budget.
-  [proxied, direct] = await Promise.all([startServer({ TRUST_PROXY: 'true' }), startServer()]);
+  // Trusting the loopback peer (the test, standing in for a proxy), each test sends from its own
+  // X-Forwarded-For address, so each has a fresh budget.
+  [proxied, direct] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), startServer()]);
 });
 
 afterAll(async () => {
@@ -87,13 +88,16 @@ describe('POST /api/telemetry through the real server', () => {
     expect((await beacon(direct, { headers: { 'X-Forwarded-For': '192.0.2.99' } })).status).toBe(429);
   });
 
-  it('keeps a separate budget per X-Forwarded-For address with TRUST_PROXY=true', async () => {
+  it('keeps a separate budget per client address with TRUST_PROXY=loopback, read from the right of X-Forwarded-For', async () => {
     const first: number[] = [];
     for (let i = 0; i < 61; i += 1) first.push((await beacon(proxied, { headers: { 'X-Forwarded-For': '203.0.113.10' } })).status);
-    const second = await beacon(proxied, { headers: { 'X-Forwarded-For': '203.0.113.20, 10.0.0.1' } });
+    // A forged entry left of the client's address changes nothing: still 203.0.113.10, still over the limit.
+    const forged = await beacon(proxied, { headers: { 'X-Forwarded-For': '203.0.113.99, 203.0.113.10' } });
+    const second = await beacon(proxied, { headers: { 'X-Forwarded-For': '10.0.0.1, 203.0.113.20' } });
 
     expect(first.slice(0, 60).every((status) => status === 204)).toBe(true);
     expect(first[60]).toBe(429);
+    expect(forged.status).toBe(429);
     expect(second.status).toBe(204);
   });
 

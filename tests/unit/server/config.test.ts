@@ -28,7 +28,7 @@ describe('readConfig', () => {
       SHUTDOWN_DELAY_MS: '0',
       SHUTDOWN_TIMEOUT_MS: '1000',
       KEEP_ALIVE_TIMEOUT_MS: '75000',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       HSTS: '1',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
       BUILD_POLL_INTERVAL_MS: '1000',
@@ -43,7 +43,7 @@ describe('readConfig', () => {
       shutdownDelayMs: 0,
       shutdownTimeoutMs: 1000,
       keepAliveTimeoutMs: 75_000,
-      trustProxy: true,
+      trustProxy: 1,
       hsts: true,
       telemetryRateLimitPerMinute: 10,
       buildPollIntervalMs: 1000,
@@ -67,7 +67,11 @@ describe('readConfig', () => {
     ['PORT', '3000.5', /PORT/],
     ['METRICS_PORT', '70000', /METRICS_PORT="70000"/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of fatal, error, warn, info, debug, trace, silent/],
-    ['TRUST_PROXY', 'yes', /TRUST_PROXY="yes" is invalid: expected true or false/],
+    ['TRUST_PROXY', 'yes', /TRUST_PROXY="yes" is invalid: use false, a number of trusted hops/],
+    ['TRUST_PROXY', 'true', /TRUST_PROXY="true" is invalid: trusting every hop lets any visitor choose their address; use false, a number of trusted hops \(1 behind one load balancer\), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal/],
+    ['TRUST_PROXY', '10.0.0.0/33', /TRUST_PROXY="10.0.0.0\/33" is invalid/],
+    ['TRUST_PROXY', 'loopback,', /TRUST_PROXY="loopback," is invalid/],
+    ['TRUST_PROXY', '-1', /TRUST_PROXY="-1" is invalid/],
     ['SHUTDOWN_TIMEOUT_MS', '-1', /SHUTDOWN_TIMEOUT_MS="-1"/],
     ['KEEP_ALIVE_TIMEOUT_MS', '10', /KEEP_ALIVE_TIMEOUT_MS="10"/],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not-a-url', /OTEL_EXPORTER_OTLP_ENDPOINT="not-a-url" is invalid/],
@@ -82,6 +86,18 @@ describe('readConfig', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    ['loopback, uniquelocal , linklocal', ['loopback', 'uniquelocal', 'linklocal']],
+    ['10.0.0.0/8,192.168.0.1,fd00::/8', ['10.0.0.0/8', '192.168.0.1', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s as proxy-addr does', (value, expected) => {
+    expect(readConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 
   it('keeps the metrics port off the public port', () => {

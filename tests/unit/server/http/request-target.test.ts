@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitTarget } from '@/server/http/request-target';
+import { originForm, splitTarget } from '@/server/http/request-target';
 
 describe('splitTarget', () => {
   it.each([
@@ -13,5 +13,20 @@ describe('splitTarget', () => {
     const split = splitTarget(target);
     expect(split.pathname).toBe(pathname);
     expect(split.search.toString()).toBe(query);
+  });
+});
+
+describe('originForm', () => {
+  it.each([
+    ['/ja?x=1', '/ja?x=1'],
+    ['http://evil.example/', '/'],
+    ['http://evil.example', '/'],
+    ['https://evil.example:443/ja/x?y=1', '/ja/x?y=1'],
+    ['HTTP://evil.example?x', '/?x'],
+    ['http://evil.example//other.example/', '//other.example/'],
+    ['*', '*'],
+    ['evil.example:443', 'evil.example:443'],
+  ])('%s → %s', (target, expected) => {
+    expect(originForm(target)).toBe(expected);
   });
 });

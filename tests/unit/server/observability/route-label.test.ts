@@ -40,6 +40,9 @@ describe('methodLabel and statusLabel', () => {
   it('bound their values', () => {
     expect(methodLabel('GET')).toBe('GET');
     expect(methodLabel('PURGE')).toBe('other');
+    expect(methodLabel('TRACE')).toBe('TRACE');
+    expect(methodLabel('CONNECT')).toBe('CONNECT');
+    expect(methodLabel('TRACK')).toBe('other');
     expect(methodLabel(undefined)).toBe('other');
     expect(statusLabel(404)).toBe('404');
     expect(statusLabel(999)).toBe('other');

@@ -1,0 +1,145 @@
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { parseSeries, scrape, valueOf } from '../support/http';
+import { rawRequest } from '../support/raw-http';
+import { jsonLines, startServer, type RunningServer } from '../support/server-process';
+
+// Seeded random requests against the built server, sent as raw bytes. A failure
+// prints the seed and each failing request; MERIDIAN_FUZZ_SEED=<seed> replays them.
+const SEED = Number(process.env.MERIDIAN_FUZZ_SEED ?? 20_260_513);
+const RUNS = 5000;
+const CONCURRENCY = 4;
+const SLOWEST_MS = 2000;
+/** (method, route, status) label sets the request histogram may hold after all this: bounded by the fixed sets. */
+const MAX_REQUEST_SERIES = 250;
+/** Heap growth, after a full collection, that still counts as back to the baseline. */
+const MAX_HEAP_GROWTH_BYTES = 16 * 1024 * 1024;
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'TRACK', 'CONNECT', 'PROPFIND', 'MKCOL', 'PURGE'];
+const STARTS = ['/', '/ja', '/zh-CN', '/en', '/ZH-cn', '/builds/latest.json', '/builds/meta/x.json', '/_next/static/chunks/', '/_next/image',
+  '/_next/data/', '/api/telemetry', '/healthz', '/readyz', '/metrics', '/sitemap.xml', '/robots.txt', '/favicon.ico', '/favicon.svg'];
+const SEGMENTS = ['', '.', '..', '%2e%2e', '%2E.', '%2F', '%2f..%2f', '%00', '%C0%AF', '%E0%80%AF', '%C0%AE%C0%AE', '%FF', '%ED%A0%80', '%F4%90%80%80',
+  '%', '%zz', '/', '\\', 'evil.example', '@evil.example', 'ja', 'index.html', 'page.json', '_payload.json', 'a b', '\u0000', '\u00ff\u00fe',
+  '\u00c3\u00a9', '%E6%97%A5%E6%9C%AC', '~', '*', 'https:', ':443'];
+
+const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((code) => String.fromCharCode(code)), maxLength: 80 });
+const oneOf = (values: string[]) => fc.oneof(fc.constantFrom(...values), printable);
+
+const target = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...STARTS), fc.array(fc.oneof(fc.constantFrom(...SEGMENTS), fc.webSegment()), { maxLength: 6 }),
+    fc.option(fc.constantFrom('?_rsc=1', '?x=1', '?', '?%FF=%00', '#x', '?a=b&a=c'), { nil: '' }))
+    .map(([start, segments, query]) => `${start}${segments.length && !start.endsWith('/') ? '/' : ''}${segments.join('/')}${query}`) },
+  { weight: 1, arbitrary: fc.constantFrom(`/${'a'.repeat(8192)}`, `/ja/${'%C0%AF'.repeat(1300)}`, `//${'x'.repeat(4000)}`, '//evil.example', '/\\evil.example',
+    'http://evil.example/', '*', 'evil.example:443') },
+);
+
+const headers = fc.record({
+  Host: oneOf(['127.0.0.1', 'evil.example', 'evil.example:443', '', 'a'.repeat(2000), '[::1]', 'localhost:3000@evil.example']),
+  'Accept-Language': oneOf(['ja', 'zh-CN;q=0.9, en;q=0.1', '*', 'zh-cn', 'en-US,en;q=0.9', 'ja;q=abc', ';;;', 'x'.repeat(4000)]),
+  Cookie: oneOf(['i18n_redirected=ja', 'i18n_redirected=zz', 'i18n_redirected=', '=;=;', 'i18n_redirected=%FF', `a=${'b'.repeat(4000)}`]),
+  'Accept-Encoding': oneOf(['br;q=0, gzip', 'identity;q=0', '*;q=0', '*', 'gzip;q=abc', 'br, br, br', 'zstd']),
+  'If-None-Match': oneOf(['*', 'W/"x"', '"a", "b"', 'W/', '"', '""', '*, "a"']),
+  'If-Modified-Since': oneOf(['Sat, 29 Oct 1994 19:43:31 GMT', 'tomorrow', '0']),
+  Range: oneOf(['bytes=0-9', 'bytes=-5', 'bytes=999999999-', 'bytes=abc', 'bytes=0-1,3-4,0-1', 'bytes=5-1', 'items=1-2', `bytes=${'0-1,'.repeat(500)}`]),
+  'X-Forwarded-For': oneOf(['198.51.100.1', '1.1.1.1, 2.2.2.2', 'garbage', '::1', `${'10.0.0.1, '.repeat(300)}`]),
+  'X-Forwarded-Proto': oneOf(['https', 'http', 'gopher', 'https, http']),
+  'X-Forwarded-Host': oneOf(['evil.example', 'evil.example:443', '']),
+  Referer: oneOf(['https://evil.example/', 'javascript:alert(1)', '/ja', '']),
+  Accept: oneOf(['text/html', '*/*', 'application/json']),
+}, { requiredKeys: [] });
+
+const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z-]{0,11}$/) });
+const requestCase = fc.record({ method, target, headers });
+
+type Case = { method: string; target: string; headers: Partial<Record<string, string>> };
+
+function bytesOf(item: Case): string {
+  const lines = [`${item.method} ${item.target} HTTP/1.1`];
+  const sent = { Host: '127.0.0.1', ...item.headers };
+  for (const [name, value] of Object.entries(sent)) lines.push(`${name}: ${value}`);
+  if (['POST', 'PUT', 'PATCH'].includes(item.method)) lines.push('Content-Type: application/json', 'Content-Length: 2');
+  lines.push('Connection: close', '', item.method === 'POST' || item.method === 'PUT' || item.method === 'PATCH' ? '{}' : '');
+  return lines.join('\r\n');
+}
+
+/** A redirect stays on the site: a path (never `//host` nor `/\host`), or an absolute URL on the Host the request named. */
+function offSite(location: string | undefined, host: string): boolean {
+  if (location === undefined) return false;
+  if (/^\/(?![/\\])/.test(location)) return false;
+  try {
+    return new URL(location).host !== new URL(`http://${host}`).host;
+  } catch {
+    return true;
+  }
+}
+
+let server: RunningServer;
+let port: number;
+
+beforeAll(async () => {
+  server = await startServer({
+    // A full collection on SIGUSR2, so the heap can be compared with its baseline (the server's code is unchanged).
+    NODE_OPTIONS: `--expose-gc --require ${path.join(ROOT, 'scripts', 'bench', 'collect-garbage-on-signal.cjs')}`,
+    TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000',
+  });
+  port = Number(new URL(server.url).port);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function heapAfterCollection(): Promise<number> {
+  server.child.kill('SIGUSR2');
+  // The signal is handled between two turns of the server's loop; a scrape after it reads the collected heap.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return valueOf(await scrape(server), 'nodejs_heap_size_used_bytes') ?? Number.NaN;
+}
+
+async function send(cases: Case[], failures: string[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const index = next++;
+      const item = cases[index] as Case;
+      const bytes = bytesOf(item);
+      const show = () => `seed ${SEED} case ${index}: ${JSON.stringify(bytes.length > 600 ? `${bytes.slice(0, 600)}…` : bytes)}`;
+      try {
+        const reply = await rawRequest(port, bytes);
+        if (reply.status >= 500) failures.push(`${reply.status} for ${show()}`);
+        if (reply.durationMs > SLOWEST_MS) failures.push(`${Math.round(reply.durationMs)} ms for ${show()}`);
+        const host = item.headers.Host ?? '127.0.0.1';
+        if (offSite(reply.headers.location, host)) failures.push(`redirect to ${reply.headers.location} for ${show()}`);
+      } catch (error) {
+        failures.push(`${String(error)} for ${show()}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+describe(`fuzzed requests (seed ${SEED})`, () => {
+  it(`answer ${RUNS} random requests without a 5xx, a slow answer, an off-site redirect, an unbounded series, an error log or a leak`, async () => {
+    // Warm-up with another seed: the caches and lazy modules a first visit fills are not a leak.
+    const warmUpFailures: string[] = [];
+    await send(fc.sample(requestCase, { seed: SEED + 1, numRuns: 500 }), warmUpFailures);
+    const baselineHeap = await heapAfterCollection();
+
+    const failures: string[] = [...warmUpFailures];
+    await send(fc.sample(requestCase, { seed: SEED, numRuns: RUNS }), failures);
+    expect(failures.slice(0, 20), `${failures.length} failing requests`).toEqual([]);
+
+    const requestSeries = new Set(parseSeries(await scrape(server))
+      .filter((series) => series.name === 'http_server_request_duration_seconds_count')
+      .map((series) => series.key));
+    expect(requestSeries.size).toBeLessThanOrEqual(MAX_REQUEST_SERIES);
+
+    const errors = jsonLines(server).filter((line) => Number(line.level) >= 50);
+    expect(errors.slice(0, 5)).toEqual([]);
+
+    const heapGrowth = (await heapAfterCollection()) - baselineHeap;
+    expect(heapGrowth).toBeLessThan(MAX_HEAP_GROWTH_BYTES);
+  }, 170_000);
+});

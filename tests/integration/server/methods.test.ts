@@ -1,0 +1,100 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSeries, request, scrape } from '../support/http';
+import { jsonLines, startServer, type RunningServer } from '../support/server-process';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** Sends bytes as written (node:http refuses CONNECT without a tunnel and checks the method) and reads the whole answer. */
+function raw(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body });
+    });
+  });
+}
+
+const PATHS = ['/', '/ja', '/zh-CN', '/no/such/page', '/builds/latest.json', '/healthz', '/favicon.svg', '/robots.txt', '/_next/static/chunks/x.js'];
+
+describe('methods on the public port', () => {
+  it.each(['TRACE', 'PUT', 'DELETE', 'PATCH', 'POST', 'PROPFIND', 'MKCOL', 'COPY', 'LOCK', 'PURGE', 'SEARCH'])(
+    '%s gets 405 with Allow: GET, HEAD and a one-line body, on pages, build files and static files',
+    async (method) => {
+      for (const path of PATHS) {
+        // node:http frames no body for TRACE and DELETE (it would reach the server as a second request).
+        const framed = method !== 'TRACE' && method !== 'DELETE';
+        const reply = await request(`${server.url}${path}`, { method, body: framed ? 'x=1' : undefined });
+        expect(reply.status, `${method} ${path}`).toBe(405);
+        expect(reply.headers.allow, `${method} ${path}`).toBe('GET, HEAD');
+        expect(reply.body, `${method} ${path}`).toBe('Method Not Allowed\n');
+        expect(reply.headers['content-type']).toMatch(/^text\/plain/);
+      }
+    },
+  );
+
+  it('answers OPTIONS with 204 and Allow, without a page', async () => {
+    for (const path of PATHS) {
+      const reply = await request(`${server.url}${path}`, { method: 'OPTIONS' });
+      expect(reply.status, path).toBe(204);
+      expect(reply.headers.allow, path).toBe('GET, HEAD');
+      expect(reply.body).toBe('');
+    }
+    expect((await raw('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(204);
+  });
+
+  it('answers CONNECT, TRACK and unknown tokens with 405 and Allow (Node’s parser never hands them on)', async () => {
+    for (const line of ['CONNECT example.com:443 HTTP/1.1', 'TRACK / HTTP/1.1', 'FOO / HTTP/1.1', 'BREW /ja HTTP/1.1']) {
+      const reply = await raw(`${line}\r\nHost: example.com\r\n\r\n`);
+      expect(reply.status, line).toBe(405);
+      expect(reply.headers.allow, line).toBe('GET, HEAD');
+      expect(reply.body, line).toBe('Method Not Allowed\n');
+    }
+  });
+
+  it('answers /api/telemetry with Allow: POST to anything else', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'TRACE', 'DELETE']) {
+      const reply = await request(`${server.url}/api/telemetry`, { method });
+      expect(reply.status, method).toBe(405);
+      expect(reply.headers.allow, method).toBe('POST');
+    }
+    const options = await request(`${server.url}/api/telemetry`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.allow).toBe('POST');
+  });
+
+  it('still serves GET and HEAD', async () => {
+    expect((await request(`${server.url}/ja`)).status).toBe(200);
+    const head = await request(`${server.url}/ja`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+  });
+
+  it('counts refused methods under bounded labels, and logs no error', async () => {
+    const series = parseSeries(await scrape(server)).filter(
+      (entry) => entry.name === 'http_server_request_duration_seconds_count' && entry.labels.status_code === '405',
+    );
+    const methods = new Set(series.map((entry) => entry.labels.method));
+    expect([...methods].sort()).toEqual(['CONNECT', 'DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'TRACE', 'other']);
+    const traces = series.filter((entry) => entry.labels.method === 'TRACE').reduce((sum, entry) => sum + entry.value, 0);
+    expect(traces).toBeGreaterThanOrEqual(PATHS.length);
+    expect(jsonLines(server).filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
+});
