@@ -90,7 +90,8 @@ export async function runLighthouse(url, { reportFile }) {
   });
   let result;
   try {
-    result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    // ignoreStatusCode: the 404 page is measured as a page, not refused as a failed load.
+    result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, ignoreStatusCode: true });
   } finally {
     await chrome.kill();
   }
