@@ -8,12 +8,15 @@
 // (rebuild unless .next is a production build of the current sources; by default an existing
 // build is reused).
 // BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
-// BENCH_ONLY=server-overhead; stages: throughput, js, lighthouse, server-overhead (it
+// BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
+// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), js, lighthouse (/, /ja,
+// /zh-CN and a 404, BENCH_LIGHTHOUSE_RUNS each, default 3, medians), server-overhead (it
 // includes the memory test), image. Chromium and Lighthouse are only checked when js or lighthouse
 // runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
 // bench-results/summary.json is kept.
 import path from 'node:path';
 import { ROOT, startApp } from './lib/app-server.mjs';
+import { measureCeiling } from './bench/ceiling.mjs';
 import { measureImage } from './bench/image.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
 import { runLighthouse } from './bench/lighthouse.mjs';
@@ -26,7 +29,50 @@ import { ensureBuild, ensureTools } from './bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'js', 'lighthouse', 'server-overhead', 'image'];
+const STAGES = ['throughput', 'ceiling', 'js', 'lighthouse', 'server-overhead', 'image'];
+/** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
+const LIGHTHOUSE_PAGES = [
+  { id: 'root', path: '/' },
+  { id: 'ja', path: '/ja' },
+  { id: 'zh-CN', path: '/zh-CN' },
+  { id: 'not-found', path: '/no-such-page' },
+];
+
+const median = (values) => {
+  const list = values.filter((v) => typeof v === 'number').sort((a, b) => a - b);
+  return list.length ? list[Math.floor(list.length / 2)] : null;
+};
+
+/** BENCH_LIGHTHOUSE_RUNS runs per page, with the median of each figure. */
+async function lighthouseMedians(baseUrl, runs) {
+  const pages = [];
+  for (const target of LIGHTHOUSE_PAGES) {
+    const all = [];
+    for (let run = 1; run <= runs; run += 1) {
+      all.push(await runLighthouse(baseUrl + target.path, { reportFile: path.join(RESULTS_DIR, `lighthouse-${target.id}-${run}.json`) }));
+    }
+    const pick = (get) => median(all.map(get));
+    pages.push({
+      id: target.id,
+      path: target.path,
+      runs: all.length,
+      performance: pick((r) => r.scores.performance),
+      accessibility: pick((r) => r.scores.accessibility),
+      bestPractices: pick((r) => r.scores['best-practices']),
+      lcpMs: pick((r) => r.lcpMs),
+      tbtMs: pick((r) => r.tbtMs),
+      cls: pick((r) => r.cls),
+      fcpMs: pick((r) => r.fcpMs),
+      ttfbMs: pick((r) => r.lcpPhases?.TTFB),
+      loadMs: pick((r) => (r.lcpPhases ? (r.lcpPhases['Load Delay'] ?? 0) + (r.lcpPhases['Load Time'] ?? 0) : null)),
+      renderDelayMs: pick((r) => r.lcpPhases?.['Render Delay']),
+      renderBlockingRequests: pick((r) => r.renderBlockingRequests),
+      lcpElement: all.at(-1)?.lcpElement ?? null,
+      all,
+    });
+  }
+  return { runsPerPage: runs, pages };
+}
 
 /** The stages BENCH_ONLY selects (all when unset); null for a full run. */
 function selectedStages() {
@@ -44,6 +90,8 @@ async function main() {
   const durationS = Math.max(1, Math.round(envNumber('BENCH_DURATION_S', 10)));
   const warmupS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_S', 2)));
   const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
+  const ceilingRounds = Math.max(1, Math.round(envNumber('BENCH_CEILING_ROUNDS', 3)));
+  const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 3)));
   const only = selectedStages();
   const runs = (name) => !only || only.has(name);
   log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
@@ -76,7 +124,7 @@ async function main() {
     killBenchServers();
   });
 
-  const results = { throughput: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
+  const results = { throughput: null, ceiling: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
   const errors = [];
   const stage = async (key, name, fn) => {
     if (interrupted) return;
@@ -98,14 +146,13 @@ async function main() {
     if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
     if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
     if (runs('lighthouse')) {
-      await stage('lighthouse', 'lighthouse', () =>
-        runLighthouse(`${app.url}/`, { reportFile: path.join(RESULTS_DIR, 'lighthouse-root.json') }),
-      );
+      await stage('lighthouse', 'lighthouse', () => lighthouseMedians(app.url, lighthouseRuns));
     }
   } finally {
     await stopApp();
   }
   // With the app server stopped: these stages start (and stop) their own servers.
+  if (runs('ceiling')) await stage('ceiling', 'ceiling', () => measureCeiling({ durationS, warmupS, rounds: ceilingRounds }));
   if (runs('server-overhead')) {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));
     await stage('serverMemory', 'server memory', () => measureServerMemory());

@@ -71,6 +71,13 @@ function failingAudits(lhr, categoryId) {
     }));
 }
 
+/** Simulated LCP split in TTFB, load delay, load time and render delay (ms), as the LCP element audit shows it. */
+function lcpPhases(lhr) {
+  const table = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []).find((t) => t.headings?.some((h) => h.key === 'phase'));
+  if (!table) return null;
+  return Object.fromEntries(table.items.map((item) => [item.phase, round(item.timing, 0)]));
+}
+
 /** Runs Lighthouse on `url`, writes the full JSON report to `reportFile`, returns the summary. */
 export async function runLighthouse(url, { reportFile }) {
   heading('Lighthouse 12 (mobile, default config)');
@@ -83,7 +90,8 @@ export async function runLighthouse(url, { reportFile }) {
   });
   let result;
   try {
-    result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES });
+    // ignoreStatusCode: the 404 page is measured as a page, not refused as a failed load.
+    result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, ignoreStatusCode: true });
   } finally {
     await chrome.kill();
   }
@@ -110,6 +118,8 @@ export async function runLighthouse(url, { reportFile }) {
     clsRaw: numeric('cumulative-layout-shift'),
     fcpMs: round(numeric('first-contentful-paint'), 0),
     speedIndexMs: round(numeric('speed-index'), 0),
+    lcpPhases: lcpPhases(lhr),
+    renderBlockingRequests: (lhr.audits['render-blocking-insight']?.details?.items ?? []).filter((item) => item.url).length,
     lcpElement: detailItems(lhr.audits['largest-contentful-paint-element']).map(describeItem)[0] ?? null,
     layoutShifts: detailItems(lhr.audits['layout-shifts']).map(describeItem),
     failing: CHECKED_CATEGORIES.flatMap((id) => failingAudits(lhr, id)),

@@ -15,8 +15,8 @@ export const TARGETS = [
 ];
 
 /** One wrk run against `url`; resolves to the parsed JSON of wrk-report.lua. */
-export async function runWrk(url, { durationS, headers = {} }) {
-  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', REPORTER];
+export async function runWrk(url, { durationS, headers = {}, threads = THREADS }) {
+  const args = ['-t', String(threads), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', REPORTER];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   const { stdout } = await runCapture('wrk', args);

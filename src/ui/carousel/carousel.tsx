@@ -2,7 +2,6 @@
 
 import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { SiteLink } from '@/ui/navigation/site-link';
-import 'swiper/css';
 import { interpolate } from '@/i18n/client-messages';
 import type { Swiper } from './swiper-runtime';
 import { SLIDE_IMAGE_SIZE, type CarouselLabels, type SlideContent } from './slides';
@@ -99,7 +98,7 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
   return (
     <section ref={rootRef} className={styles.carousel} aria-label={labels.region} aria-roledescription="carousel">
       <div ref={swiperElementRef} className={`swiper ${styles.swiper}`}>
-        <div className="swiper-wrapper">
+        <div className={`swiper-wrapper ${styles.wrapper}`}>
           {slides.map((slide, index) => (
             <div
               key={slide.id}

@@ -1,20 +1,21 @@
-import { preload } from 'react-dom';
 import { getTranslator } from '@/i18n/server';
 import type { Locale } from '@/shared/locales';
 import { menuItemHref } from '@/ui/navigation/menu-items';
 import { Carousel } from './carousel';
+import { svgDataUrl } from './inline-image';
 import { SLIDES, type CarouselLabels, type SlideContent } from './slides';
 
 /** The carousel with its slides and labels in the page's locale. */
 export async function HomeCarousel({ locale }: { locale: Locale }) {
   const t = await getTranslator(locale, 'carousel');
-  const slides: SlideContent[] = SLIDES.map((slide) => ({
+  const slides: SlideContent[] = SLIDES.map((slide, index) => ({
     id: slide.id,
     title: t(`slides.${slide.id}.title`),
     text: t(`slides.${slide.id}.text`),
     cta: t(`slides.${slide.id}.cta`),
     href: menuItemHref(locale, slide.target),
-    image: slide.image,
+    // The first image, the page's largest paint, comes inside the HTML; the others load lazily.
+    image: index === 0 ? svgDataUrl(slide.image) : slide.image,
     imageAlt: t(`slides.${slide.id}.imageAlt`),
   }));
   const labels: CarouselLabels = {
@@ -24,7 +25,5 @@ export async function HomeCarousel({ locale }: { locale: Locale }) {
     goTo: t('goTo', { index: '{{index}}' }),
     slide: t('slideLabel', { index: '{{index}}', total: '{{slidesLength}}' }),
   };
-  // The first slide's image is the page's largest paint: ask for it before the stylesheet is parsed.
-  preload(SLIDES[0].image, { as: 'image', fetchPriority: 'high' });
   return <Carousel slides={slides} labels={labels} />;
 }
