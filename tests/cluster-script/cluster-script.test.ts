@@ -71,6 +71,16 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(stderr).toContain('cluster: reusing the cluster running from');
   });
 
+  test('cluster:image refuses no image and an image Docker does not have, in one line each', async () => {
+    const none = await shell('npm run --silent cluster:image');
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim()).toMatch(/^cluster: name at least one local Docker image; usage: /);
+    const missing = await shell('npm run --silent cluster:image -- meridian:no-such-build');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^cluster: importing meridian:no-such-build failed \(docker save exited [1-9]/);
+  });
+
   test('state left by a killed run is cleaned up, said so, and a fresh cluster starts', async () => {
     for (const pid of recordedPids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name');
@@ -90,6 +100,9 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     const second = await shell('npm run --silent cluster:down');
     expect(second.code).toBe(0);
     expect(second.stderr.trim()).toBe('cluster: nothing was running');
+    const image = await shell('npm run --silent cluster:image -- meridian:cluster-a');
+    expect(image.code).toBe(1);
+    expect(image.stderr.trim()).toBe('cluster: no cluster is running; start one with `npm run cluster:up`');
   });
 
   test('a port already in use stops cluster:up with one line naming it, and leaves nothing behind', async () => {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../scripts/rollout/load-generator.mjs';
-import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
 import { waitFor } from '../../scripts/lib/wait.mjs';
-import { installBuildA, readyPods, webPods } from './support/releases';
+import { expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-disruption' };
 const NODE_PORT = 30082;
@@ -34,30 +33,13 @@ async function underLoad(disrupt: () => Promise<void>) {
   return load.stop();
 }
 
-function expectNoFailedRequest(traffic: Awaited<ReturnType<typeof underLoad>>) {
-  const totals = trafficTotals(traffic);
-  expect(totals.requests).toBeGreaterThan(0);
-  expect({ serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes }).toEqual({
-    serverErrors: 0,
-    connectionErrors: 0,
-    otherStatuses: 0,
-    errorCodes: {},
-  });
-}
-
 function evict(pod: string) {
   const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ref.namespace } };
   return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
 }
 
 describe('disruptions under load on a live cluster', () => {
-  let installed: Awaited<ReturnType<typeof installBuildA>>;
-  beforeAll(async () => {
-    installed = await installBuildA(ref, NODE_PORT);
-  });
-  afterAll(async () => {
-    await installed?.remove();
-  });
+  releaseForThisFile(ref, NODE_PORT);
 
   test('kubectl delete pod fails no request: readiness goes down before the process stops', async () => {
     const [victim] = await readyPods(ref);

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { helm, kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { testRelease } from '../../scripts/cluster/release.mjs';
 import { buildIdOfPage } from '../../scripts/rollout/answered-build.mjs';
 import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
-import { installBuildA, webPods } from './support/releases';
+import { releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-install' };
 const NODE_PORT = 30080;
 
 describe('helm install --wait into a namespace enforcing the restricted Pod Security profile', () => {
-  let installed: Awaited<ReturnType<typeof installBuildA>>;
-  beforeAll(async () => {
-    installed = await installBuildA(ref, NODE_PORT);
-  });
-  afterAll(async () => {
-    await installed?.remove();
-  });
+  releaseForThisFile(ref, NODE_PORT);
 
   test('both pods run build A and are Ready when helm returns', async () => {
     const pods = await webPods(ref);

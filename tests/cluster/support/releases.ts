@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
+import { trafficTotals } from '../../../scripts/rollout/traffic-totals.mjs';
 import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
 import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, writeValuesFile } from '../../../scripts/cluster/release.mjs';
 
@@ -44,4 +46,38 @@ export async function webPods(ref: ReleaseRef): Promise<Pod[]> {
 /** Names of the release's web pods that are Ready and not terminating. */
 export async function readyPods(ref: ReleaseRef): Promise<string[]> {
   return (await webPods(ref)).filter((pod) => isReady(pod) && !pod.metadata.deletionTimestamp).map((pod) => pod.metadata.name);
+}
+
+/**
+ * Build A of `ref` installed before this file's tests and removed after them; the
+ * returned object names the values file its later deploys use.
+ */
+export function releaseForThisFile(ref: ReleaseRef, nodePort: number, extra?: Record<string, unknown>): { readonly valuesFile: string } {
+  let installed: Awaited<ReturnType<typeof installBuildA>> | undefined;
+  beforeAll(async () => {
+    installed = await installBuildA(ref, nodePort, extra);
+  });
+  afterAll(async () => {
+    await installed?.remove();
+  });
+  return {
+    get valuesFile() {
+      if (!installed) throw new Error(`release ${ref.release} in ${ref.namespace} is not installed`);
+      return installed.valuesFile;
+    },
+  };
+}
+
+type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string, number> };
+
+/** What the load generator saw: requests, and not one 5xx, connection error or unexpected status. */
+export function expectNoFailedRequest(traffic: Traffic): void {
+  const totals = trafficTotals(traffic);
+  expect(totals.requests).toBeGreaterThan(0);
+  expect({ serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes }).toEqual({
+    serverErrors: 0,
+    connectionErrors: 0,
+    otherStatuses: 0,
+    errorCodes: {},
+  });
 }
