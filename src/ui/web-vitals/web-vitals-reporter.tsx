@@ -1,32 +1,23 @@
 'use client';
 
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useReportWebVitals } from 'next/web-vitals';
 import type { Locale } from '@/shared/locales';
+import { reportTelemetry } from '@/shared/telemetry-client';
 
-const WebVitalsRuntime = lazy(() => import('./web-vitals-runtime'));
+const REPORTED = new Set(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']);
 
-/**
- * Reports Core Web Vitals. The measuring code (about 4 KiB) is no part of the first
- * load: it is fetched once the page has loaded and the browser is idle. Its observers
- * are buffered, so the paints and shifts before it arrived are still reported.
- */
+/** Sends this visitor's Core Web Vitals to /api/telemetry, by locale and page. */
 export function WebVitalsReporter({ locale }: { locale: Locale }) {
-  const [wanted, setWanted] = useState(false);
-  useEffect(() => {
-    let idle: number | undefined;
-    const start = () => {
-      idle = requestIdleCallback(() => setWanted(true));
-    };
-    if (document.readyState === 'complete') start();
-    else window.addEventListener('load', start, { once: true });
-    return () => {
-      window.removeEventListener('load', start);
-      if (idle !== undefined) cancelIdleCallback(idle);
-    };
-  }, []);
-  return wanted ? (
-    <Suspense fallback={null}>
-      <WebVitalsRuntime locale={locale} />
-    </Suspense>
-  ) : null;
+  useReportWebVitals((metric) => {
+    if (!REPORTED.has(metric.name)) return;
+    reportTelemetry({
+      type: 'web_vital',
+      name: metric.name as 'LCP' | 'INP' | 'CLS' | 'FCP' | 'TTFB',
+      value: metric.value,
+      locale,
+      route: window.location.pathname,
+      id: metric.id,
+    });
+  });
+  return null;
 }
