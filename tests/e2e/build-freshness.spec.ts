@@ -9,10 +9,21 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const { a: BUILD_A, b: BUILD_B } = TEST_BUILDS;
 const POLL_INTERVAL_MS = 1000;
 /**
- * Three poll intervals with their +10% jitter, plus one backoff step: polls
- * sent while neither build listened (the swap) failed and doubled the wait.
+ * How long after the new server is ready the tab may take to report it: the
+ * poller's backoff after the polls that failed during the swap (each doubles the
+ * wait; a slow start on a busy machine fails more of them), plus two intervals,
+ * all with their +10% jitter.
  */
-const DETECTION_MS = 3 * POLL_INTERVAL_MS * 1.1 + 2 * POLL_INTERVAL_MS * 1.1;
+const detectionMs = (failedPolls: number) => POLL_INTERVAL_MS * 1.1 * (2 ** failedPolls + 2);
+
+/** Counts the tab's polls that found no server (those sent during a swap; reset before each). */
+function countFailedPolls(page: Page): { failed: number } {
+  const counter = { failed: 0 };
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('/builds/latest.json?')) counter.failed += 1;
+  });
+  return counter;
+}
 
 type Build = typeof BUILD_A;
 
@@ -56,6 +67,7 @@ test('a new build reaches an open tab at its next navigation, and never under a 
   const site = await origin();
   try {
     await site.serve(BUILD_A);
+    const polls = countFailedPolls(page);
     const firstLoad = documentResponse(page);
     await page.goto(`${site.url}/`);
     expect(await (await firstLoad).text()).toContain(`data-dpl-id="${BUILD_A.id}"`);
@@ -66,8 +78,9 @@ test('a new build reaches an open tab at its next navigation, and never under a 
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documentLoads += 1;
     });
 
+    polls.failed = 0;
     await site.serve(BUILD_B);
-    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: detectionMs(polls.failed) }).toBe(1);
     // A reader is left alone: several more poll intervals, and the same document.
     await page.waitForTimeout(3 * POLL_INTERVAL_MS);
     expect(documentLoads).toBe(0);
@@ -86,8 +99,9 @@ test('a new build reaches an open tab at its next navigation, and never under a 
     // The roll back to A: switching language becomes a full load, and still remembers the choice.
     await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
     await markWindow(page);
+    polls.failed = 0;
     await site.serve(BUILD_A);
-    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: detectionMs(polls.failed) }).toBe(1);
     const switchLoad = documentResponse(page);
     await page.getByRole('button', { name: 'Language: English' }).click();
     await page.getByRole('menu', { name: 'Choose a language' }).getByRole('menuitemradio', { name: '日本語' }).click();
@@ -103,8 +117,9 @@ test('a new build reaches an open tab at its next navigation, and never under a 
     await expect(page).toHaveURL(`${site.url}/ja#features`);
     await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
     await markWindow(page);
+    polls.failed = 0;
     await site.serve(BUILD_B);
-    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: DETECTION_MS }).toBe(1);
+    await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: detectionMs(polls.failed) }).toBe(1);
     const backLoad = documentResponse(page);
     await page.goBack();
     const backDocument = await backLoad;

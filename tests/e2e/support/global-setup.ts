@@ -11,7 +11,8 @@ export default async function globalSetup() {
   ensureBrowser();
   ensureTestBuilds();
   const metricsPort = await freePort();
-  const app = await startApp({ port: await freePort(), env: { METRICS_PORT: String(metricsPort) } });
+  // The specs stand in for a proxy on loopback (X-Forwarded-Proto: https for the Secure cookie).
+  const app = await startApp({ port: await freePort(), env: { METRICS_PORT: String(metricsPort), TRUST_PROXY: 'loopback' } });
   process.env.MERIDIAN_E2E_URL = app.url;
   process.env.MERIDIAN_E2E_METRICS_URL = `http://127.0.0.1:${metricsPort}/metrics`;
   return async () => {
