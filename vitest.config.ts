@@ -62,13 +62,13 @@ export default defineConfig({
           // One release at a time: each file's load test gets the CPUs to itself.
           fileParallelism: false,
           testTimeout: 600_000,
-          // The first run on a machine builds Kubernetes from its Go modules.
-          hookTimeout: 3_600_000,
+          hookTimeout: 600_000,
           sequence: { groupOrder: 2 },
         },
       },
       {
-        // cluster:up and cluster:down as a user runs them, after the cluster suite has stopped its cluster.
+        // cluster:up and cluster:down as a user runs them, after the cluster suite's files:
+        // they reuse, kill and stop the cluster that suite started (or start their own).
         extends: true,
         test: {
           name: 'cluster-script',

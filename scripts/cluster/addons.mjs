@@ -13,7 +13,6 @@ const COREFILE = `.:1053 {
         fallthrough in-addr.arpa ip6.arpa
     }
     cache 30
-    loop
     reload
     loadbalance
 }

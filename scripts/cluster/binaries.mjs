@@ -4,7 +4,7 @@
 // pin moves.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { CACHE_DIR } from './layout.mjs';
@@ -44,7 +44,7 @@ const PROMETHEUS_VERSION = requiredVersion(PROMETHEUS_MODULE, 'github.com/promet
 function goVersion() {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
   if (result.status !== 0) {
-    throw new Error('cluster: Go is needed to build Kubernetes once per machine (go.dev/doc/install, 1.25 or newer); `go` was not found');
+    throw new Error('cluster: Go is needed to build Kubernetes and Prometheus once per machine (1.26.7 or newer, the newest of tools/*/go.mod); `go` was not found');
   }
   return result.stdout.trim();
 }
@@ -58,10 +58,35 @@ function* moduleFiles(dir) {
   }
 }
 
+/**
+ * What is built from which module (relative to the repository), with which build tags.
+ * Part of the cache key: changing a package or a tag rebuilds.
+ */
+const BUILDS = [
+  {
+    module: 'tools/kubernetes',
+    packages: [
+      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map((name) => `k8s.io/kubernetes/cmd/${name}`),
+      'github.com/coredns/coredns',
+      './cmd/etcd',
+      './cmd/pause',
+    ],
+    tags: [],
+  },
+  {
+    module: 'tools/containerd',
+    packages: ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`),
+    // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
+    tags: ['no_btrfs', 'no_devmapper'],
+  },
+  // Debian's Prometheus is built without Kubernetes service discovery; this one has it.
+  { module: 'tools/prometheus', packages: ['github.com/prometheus/prometheus/cmd/prometheus'], tags: [] },
+];
+
 function pinHash(go) {
-  const hash = createHash('sha256').update(go).update(ldflags().join(' '));
-  for (const dir of [KUBERNETES_MODULE, CONTAINERD_MODULE, PROMETHEUS_MODULE]) {
-    for (const file of moduleFiles(dir)) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
+  const hash = createHash('sha256').update(go).update(ldflags().join(' ')).update(JSON.stringify(BUILDS));
+  for (const { module } of BUILDS) {
+    for (const file of moduleFiles(path.join(ROOT, module))) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
   }
   return hash.digest('hex').slice(0, 12);
 }
@@ -107,17 +132,34 @@ export function ensureBinaries(log) {
   // Built beside the target and renamed: a folder that exists is complete.
   const scratch = mkdtempSync(path.join(CACHE_DIR, 'building-'));
   try {
-    const components = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map((name) => `k8s.io/kubernetes/cmd/${name}`);
-    goBuild(KUBERNETES_MODULE, scratch, [...components, 'github.com/coredns/coredns', './cmd/etcd', './cmd/pause']);
-    const containerd = ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`);
-    // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
-    goBuild(CONTAINERD_MODULE, scratch, containerd, ['no_btrfs', 'no_devmapper']);
-    // Debian's Prometheus is built without Kubernetes service discovery; this one has it.
-    goBuild(PROMETHEUS_MODULE, scratch, ['github.com/prometheus/prometheus/cmd/prometheus']);
+    for (const { module, packages, tags } of BUILDS) goBuild(path.join(ROOT, module), scratch, packages, tags);
     rmSync(dir, { recursive: true, force: true });
     renameSync(scratch, dir);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  removeStaleBuilds(dir);
   return dir;
+}
+
+/** Folders holding the executable of a running process. */
+function foldersInUse() {
+  const folders = new Set();
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      folders.add(path.dirname(readlinkSync(`/proc/${pid}/exe`)));
+    } catch {
+      // Gone, or a kernel thread.
+    }
+  }
+  return folders;
+}
+
+/** Builds of earlier pins (about 700 MB each), unless a cluster still runs from one. */
+function removeStaleBuilds(current) {
+  const inUse = foldersInUse();
+  for (const entry of readdirSync(CACHE_DIR)) {
+    const folder = path.join(CACHE_DIR, entry);
+    if (folder !== current && entry.startsWith('v') && !inUse.has(folder)) rmSync(folder, { recursive: true, force: true });
+  }
 }

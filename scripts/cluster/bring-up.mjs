@@ -1,6 +1,6 @@
 // cluster:up: a single-node cluster from the pinned binaries, or the one already running.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { ensureDebianPackages } from '../lib/system-deps.mjs';
 import { waitFor } from '../lib/wait.mjs';
@@ -14,7 +14,7 @@ import { writeKubeconfig } from './kubeconfig.mjs';
 import { kubectl } from './kubectl.mjs';
 import { NETWORK, NODE_NAME, PATHS, PORTS, STATE_DIR } from './layout.mjs';
 import { checkKernel, setUpNodeNetwork } from './node-network.mjs';
-import { ensurePki } from './pki.mjs';
+import { writePki } from './pki.mjs';
 import { logTail, runningPid, startProcess } from './processes.mjs';
 import { clusterDown } from './teardown.mjs';
 
@@ -26,9 +26,9 @@ function checkPrerequisites() {
   ensureDebianPackages(['runc', 'containernetworking-plugins', 'iptables', 'openssl']);
 }
 
-/** Whether every component of a recorded cluster runs and the API server is ready. */
+/** Whether a cluster came up whole, every component of it still runs, and the API server is ready. */
 export async function clusterRunning() {
-  if (!COMPONENT_NAMES.every((name) => runningPid(name))) return false;
+  if (!existsSync(PATHS.readyMarker) || !COMPONENT_NAMES.every((name) => runningPid(name))) return false;
   return probe(`https://${NETWORK.nodeAddress}:${PORTS.apiServer}/readyz`, { admin: true }).then(
     (status) => status === 200,
     () => false,
@@ -77,7 +77,7 @@ async function waitComponent(component) {
   if ('url' in component.health) return waitHealthy(component.name, component.health.url, { admin: component.health.admin });
   const [command, ...args] = component.health.command;
   await waitFor(component.name, () => {
-    if (spawnSync(command, args, { stdio: 'ignore' }).status !== 0) throw new Error(`\`${component.health.command.join(' ')}\` failed`);
+    if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0) throw new Error(`\`${component.health.command.join(' ')}\` failed`);
   }, { timeoutMs: 30_000, intervalMs: 250 }).catch((error) => {
     throw new Error(`cluster: ${component.name} is not ready: ${error.message}\n--- last lines of its log ---\n${logTail(component.name)}`);
   });
@@ -112,12 +112,12 @@ export async function clusterUp(log) {
     return { binDir, started: false };
   }
   if (existsSync(STATE_DIR) || COMPONENT_NAMES.some((name) => runningPid(name))) {
-    log(`cluster: found what an earlier cluster left in ${STATE_DIR} (not all of it running); cleaning it up first`);
+    log(`cluster: found what an earlier cluster left in ${STATE_DIR} (not all of it running, or never ready); cleaning it up first`);
     await clusterDown(log);
   }
   await checkPortsFree();
   setUpNodeNetwork();
-  ensurePki();
+  writePki();
   for (const identity of KUBECONFIG_IDENTITIES) writeKubeconfig(identity);
   writeConfigFiles();
   const started = Date.now();
@@ -130,6 +130,7 @@ export async function clusterUp(log) {
   await waitNodeReady();
   log('cluster: node Ready; starting CoreDNS');
   await startDns();
+  writeFileSync(PATHS.readyMarker, new Date().toISOString());
   log(`cluster: ready in ${Math.round((Date.now() - started) / 1000)} s`);
   return { binDir, started: true };
 }

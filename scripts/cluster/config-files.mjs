@@ -32,6 +32,10 @@ disabled_plugins = ['io.containerd.nri.v1.nri']
 
 [plugins.'io.containerd.cri.v1.images']
   snapshotter = 'overlayfs'
+  [plugins.'io.containerd.cri.v1.images'.registry]
+    # Every registry resolves to a closed port on the node: no pull ever looks up or
+    # reaches an outside host (images are imported; a pod naming another fails at once).
+    config_path = ${JSON.stringify(PATHS.registryHosts)}
   [plugins.'io.containerd.cri.v1.images'.pinned_images]
     # No registry is reachable: the sandbox image is built here and imported.
     sandbox = ${JSON.stringify(SYSTEM_IMAGES.pause)}
@@ -67,7 +71,8 @@ function cniConfig() {
         type: 'bridge',
         bridge: NETWORK.podBridge,
         isGateway: true,
-        ipMasq: true,
+        // No masquerading: pods talk to each other and to the node, never to the outside.
+        ipMasq: false,
         // A pod reaching its own Service, load-balanced back to itself.
         hairpinMode: true,
         ipam: {
@@ -149,8 +154,14 @@ function kubeProxyConfig() {
 
 const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** containerd's hosts.toml for every registry (`_default`): a closed port on the node's address. */
+function registryHosts() {
+  return `server = "http://${NETWORK.nodeAddress}:1"\n[host."http://${NETWORK.nodeAddress}:1"]\n  capabilities = ["pull", "resolve"]\n`;
+}
+
 export function writeConfigFiles() {
-  for (const dir of [PATHS.config, PATHS.cniConfig]) mkdirSync(dir, { recursive: true });
+  for (const dir of [PATHS.config, PATHS.cniConfig, path.join(PATHS.registryHosts, '_default')]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(PATHS.registryHosts, '_default', 'hosts.toml'), registryHosts());
   writeFileSync(CONFIG_FILES.containerd, containerdConfig());
   writeFileSync(CONFIG_FILES.cni, json(cniConfig()));
   writeFileSync(CONFIG_FILES.kubelet, json(kubeletConfig()));

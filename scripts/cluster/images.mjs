@@ -42,12 +42,17 @@ export function importDockerImages(binDir, images) {
     const save = spawn('docker', ['save', ...images], { stdio: ['ignore', 'pipe', 'pipe'] });
     const load = spawn(path.join(binDir, 'ctr'), ctrArgs(['images', 'import', '-']), { stdio: ['pipe', 'pipe', 'pipe'] });
     save.stdout.pipe(load.stdin);
+    // ctr dying mid-stream closes its stdin under the pipe: its exit code says why.
+    load.stdin.on('error', () => {});
     let errors = '';
     save.stderr.on('data', (chunk) => (errors += chunk));
     load.stderr.on('data', (chunk) => (errors += chunk));
     const exits = [save, load].map((child) => new Promise((done) => child.on('close', (code) => done(code))));
     save.on('error', reject);
-    load.on('error', reject);
+    load.on('error', (error) => {
+      save.kill();
+      reject(error);
+    });
     Promise.all(exits).then(([saved, loaded]) => {
       if (saved === 0 && loaded === 0) return resolve();
       reject(new Error(`cluster: importing ${images.join(' ')} failed (docker save exited ${saved}, ctr import ${loaded}): ${errors.trim().split('\n').slice(-5).join(' / ')}`));

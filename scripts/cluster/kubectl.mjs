@@ -3,14 +3,14 @@ import { run } from '../lib/command.mjs';
 import { helmBinary, kubectlBinary } from '../lib/helm.mjs';
 import { PATHS } from './layout.mjs';
 
-export const ADMIN_ENV = () => ({ ...process.env, KUBECONFIG: PATHS.adminKubeconfig });
+const adminEnv = () => ({ ...process.env, KUBECONFIG: PATHS.adminKubeconfig });
 
 /** @param {string[]} args @param {{ input?: string }} [options] */
 export function kubectl(args, { input } = {}) {
-  return run(kubectlBinary(), args, { env: ADMIN_ENV(), input });
+  return run(kubectlBinary(), args, { env: adminEnv(), input });
 }
 
 /** @param {string[]} args */
 export function helm(args) {
-  return run(helmBinary(), args, { env: ADMIN_ENV() });
+  return run(helmBinary(), args, { env: adminEnv() });
 }

@@ -13,6 +13,8 @@ export const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(homed
 export const NODE_NAME = 'meridian-node';
 
 export const NETWORK = {
+  /** Everything the cluster's pods may reach. */
+  testBlock: '198.18.0.0/15',
   /** A bridge the script creates to hold the node's own address; nothing else is on it. */
   nodeBridge: 'mrdn-node0',
   nodeAddress: '198.18.0.1',
@@ -52,6 +54,11 @@ export const PATHS = {
   kubeletRoot: path.join(STATE_DIR, 'kubelet'),
   podLogs: path.join(STATE_DIR, 'pod-logs'),
   cniConfig: path.join(STATE_DIR, 'cni', 'net.d'),
+  registryHosts: path.join(STATE_DIR, 'containerd', 'certs.d'),
+  /** Kernel settings as they were before cluster:up, put back by cluster:down. */
+  savedSysctls: path.join(STATE_DIR, 'sysctls.json'),
+  /** Written once the cluster is whole (node Ready, DNS up): a half-started one is never reused. */
+  readyMarker: path.join(STATE_DIR, 'ready'),
   cniIpam: path.join(STATE_DIR, 'cni', 'ipam'),
   adminKubeconfig: path.join(STATE_DIR, 'admin.kubeconfig'),
 };

@@ -1,9 +1,12 @@
 // The node's network: a bridge holding the node's address, the kernel switches a
-// Kubernetes node needs, and on the way down the removal of every interface and
-// iptables chain the cluster made (kube-proxy's KUBE-*, the CNI plugins' CNI-*).
+// Kubernetes node needs, a fence that keeps pods' traffic inside 198.18.0.0/15, and on
+// the way down the removal of every interface and iptables chain the cluster made
+// (kube-proxy's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the kernel
+// settings put back as they were.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { NETWORK } from './layout.mjs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { NETWORK, PATHS } from './layout.mjs';
 
 function ip(args) {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -29,8 +32,42 @@ export function checkKernel() {
   }
 }
 
+/**
+ * Kernel settings the cluster changes: ours above; kube-proxy's route_localnet (for
+ * localhost NodePorts); the kubelet's panic and overcommit defaults.
+ */
+const CHANGED_SYSCTLS = [...Object.keys(SYSCTLS), 'net/ipv4/conf/all/route_localnet', 'kernel/panic', 'kernel/panic_on_oops', 'vm/overcommit_memory'];
+
+function saveSysctls() {
+  if (existsSync(PATHS.savedSysctls)) return;
+  mkdirSync(path.dirname(PATHS.savedSysctls), { recursive: true });
+  const saved = Object.fromEntries(CHANGED_SYSCTLS.map((key) => [key, readFileSync(`/proc/sys/${key}`, 'utf8').trim()]));
+  writeFileSync(PATHS.savedSysctls, JSON.stringify(saved));
+}
+
+function restoreSysctls() {
+  if (!existsSync(PATHS.savedSysctls)) return;
+  for (const [key, value] of Object.entries(JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8')))) writeFileSync(`/proc/sys/${key}`, String(value));
+}
+
+const POD_FENCE = 'MERIDIAN-POD-EGRESS';
+
+/**
+ * Pods may reach only addresses in 198.18.0.0/15 (the node, pods, Services, the tests'
+ * other hosts): their packets to anything else are dropped before routing, so no pod
+ * can reach the machine's network or its resolver.
+ */
+function fencePods() {
+  execFileSync('iptables-restore', ['--noflush'], {
+    input: `*raw\n:${POD_FENCE} - [0:0]\n-A ${POD_FENCE} -s ${NETWORK.podCidr} ! -d ${NETWORK.testBlock} -j DROP\n-I PREROUTING 1 -j ${POD_FENCE}\nCOMMIT\n`,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+}
+
 export function setUpNodeNetwork() {
+  saveSysctls();
   for (const [key, value] of Object.entries(SYSCTLS)) writeFileSync(`/proc/sys/${key}`, value);
+  fencePods();
   if (!linkExists(NETWORK.nodeBridge)) ip(['link', 'add', NETWORK.nodeBridge, 'type', 'bridge']);
   const address = `${NETWORK.nodeAddress}/${NETWORK.nodePrefix}`;
   if (!execFileSync('ip', ['-o', 'addr', 'show', 'dev', NETWORK.nodeBridge], { encoding: 'utf8' }).includes(address)) {
@@ -39,11 +76,11 @@ export function setUpNodeNetwork() {
   ip(['link', 'set', NETWORK.nodeBridge, 'up']);
 }
 
-const OURS = /^(KUBE|CNI)-/;
+const OURS = /^(KUBE|CNI|MERIDIAN)-/;
 
 /**
- * iptables-restore input that deletes every rule jumping to one of our chains and
- * then the chains themselves; other chains (Docker's, the machine's) are untouched.
+ * iptables-restore input that deletes every rule jumping to one of the cluster's chains
+ * and then the chains themselves; other chains (Docker's, the machine's) are untouched.
  */
 export function chainRemovalScript(saved) {
   const out = [];
@@ -81,10 +118,14 @@ function removeChains(family) {
   if (script) execFileSync(`${family}-restore`, ['--noflush'], { input: script, stdio: ['pipe', 'ignore', 'pipe'] });
 }
 
-/** Removes the bridges and every iptables chain the cluster made; harmless when there are none. */
+/**
+ * Removes the bridges and every iptables chain the cluster made and puts the kernel
+ * settings back; harmless when there is nothing to remove.
+ */
 export function tearDownNodeNetwork() {
   removeChains('iptables');
   removeChains('ip6tables');
+  restoreSysctls();
   for (const bridge of [NETWORK.podBridge, NETWORK.nodeBridge]) {
     if (linkExists(bridge)) ip(['link', 'delete', bridge]);
   }

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+/** Node's names for the machine's architecture, in the spelling of OCI (and Go). */
+const GO_ARCH = { x64: 'amd64', arm64: 'arm64' };
 
 /** Writes `bytes` as a content-addressed blob; returns its descriptor. */
 function writeBlob(layoutDir, mediaType, bytes) {
@@ -39,7 +41,7 @@ export function writeBinaryImage({ ref, binary, entrypoint, user = '65534:65534'
       'application/vnd.oci.image.config.v1+json',
       Buffer.from(
         JSON.stringify({
-          architecture: 'amd64',
+          architecture: GO_ARCH[process.arch] ?? process.arch,
           os: 'linux',
           config: { Entrypoint: entrypoint, User: user, ExposedPorts: Object.fromEntries(exposedPorts.map((port) => [port, {}])) },
           rootfs: { type: 'layers', diff_ids: [`sha256:${sha256(layerBytes)}`] },

@@ -2,7 +2,7 @@
 // etcd, the API server and the kubelet, and a client certificate per component,
 // its identity in CN (user) and O (group) as Kubernetes' RBAC reads them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NETWORK, NODE_NAME, PATHS } from './layout.mjs';
 
@@ -49,9 +49,8 @@ function newKeyArgs(name) {
   return ['-x509', '-new', '-nodes', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-keyout', key, '-out', cert, '-days', VALID_DAYS];
 }
 
-/** Writes the CA, every certificate and the service-account signing key, unless present. */
-export function ensurePki() {
-  if (existsSync(pkiFiles('kube-proxy').cert)) return;
+/** Writes the CA, every certificate and the service-account signing key. */
+export function writePki() {
   mkdirSync(PATHS.pki, { recursive: true, mode: 0o700 });
   const config = path.join(PATHS.pki, 'openssl.cnf');
   writeFileSync(config, OPENSSL_CONFIG);

@@ -13,20 +13,30 @@ function pidFile(name) {
   return path.join(PATHS.pids, `${name}.pid`);
 }
 
-export function isAlive(pid) {
+/** Field 3 (state) and 22 (start time) of /proc/<pid>/stat, or null once the pid is gone. */
+function procStat(pid) {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its ')' do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], startTime: fields[19] };
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** The pid recorded for `name`, if that process still runs. */
+/** Whether `pid` runs; a zombie (exited, not yet reaped) does not. */
+export function isAlive(pid) {
+  const stat = procStat(pid);
+  return stat !== null && stat.state !== 'Z';
+}
+
+/** The pid recorded for `name`, if that very process still runs (not another that reused its pid). */
 export function runningPid(name) {
   if (!existsSync(pidFile(name))) return null;
-  const pid = Number(readFileSync(pidFile(name), 'utf8'));
-  return pid > 0 && isAlive(pid) ? pid : null;
+  const [pid, startTime] = readFileSync(pidFile(name), 'utf8').trim().split(' ').map(Number);
+  if (!pid || !isAlive(pid)) return null;
+  return Number(procStat(pid)?.startTime) === startTime ? pid : null;
 }
 
 /** Names of every process this cluster recorded. */
@@ -45,7 +55,8 @@ export function startProcess(name, binary, args, env = {}) {
   const child = spawn(binary, args, { detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
   closeSync(log);
   child.unref();
-  writeFileSync(pidFile(name), String(child.pid));
+  // With its start time: a pid reused by another process after a reboot or a crash is never ours.
+  writeFileSync(pidFile(name), `${child.pid} ${procStat(child.pid)?.startTime}`);
   return child.pid;
 }
 
@@ -57,14 +68,28 @@ export function logTail(name, lines = 15) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sends SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // Gone meanwhile.
+  }
+}
+
+/**
+ * Sends SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone, or
+ * rejects naming it if even SIGKILL left it running 10 s later (stuck in the kernel).
+ */
 export async function stopPid(pid, graceMs = 10_000) {
   if (!isAlive(pid)) return;
-  process.kill(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
+  signal(pid, 'SIGTERM');
+  let deadline = Date.now() + graceMs;
   while (isAlive(pid) && Date.now() < deadline) await sleep(100);
-  if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  while (isAlive(pid)) await sleep(50);
+  if (!isAlive(pid)) return;
+  signal(pid, 'SIGKILL');
+  deadline = Date.now() + 10_000;
+  while (isAlive(pid) && Date.now() < deadline) await sleep(50);
+  if (isAlive(pid)) throw new Error(`cluster: process ${pid} still runs 10 s after SIGKILL (state ${procStat(pid)?.state}); stop it by hand`);
 }
 
 export async function stopProcess(name, graceMs) {

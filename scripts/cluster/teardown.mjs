@@ -1,12 +1,13 @@
 // cluster:down: stops everything the cluster started and removes what it left on
-// the machine (processes, mounts, cgroups, iptables chains, interfaces, its state
-// folder). Every step is harmless when there is nothing to remove, so it can run twice.
+// the machine (processes, shim sockets, mounts, cgroups, iptables chains, interfaces,
+// its state folder) and puts back the kernel settings it changed. Every step is
+// harmless when there is nothing to remove, so it can run twice.
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { PATHS, STATE_DIR } from './layout.mjs';
+import { CONTAINERD_NAMESPACE, PATHS, STATE_DIR } from './layout.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
-import { isAlive, recordedProcesses, stopPid, stopProcess } from './processes.mjs';
+import { recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
 
 /** Pids of live processes whose `/proc/<pid>/<file>` matches `test`. */
 function processesWhere(file, test) {
@@ -33,8 +34,23 @@ function shimProcesses() {
 }
 
 async function killAll(pids) {
-  for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   await Promise.all(pids.map((pid) => stopPid(pid, 0)));
+}
+
+/**
+ * Every container task deleted through containerd itself (its ctr beside the running
+ * binary), so each shim exits cleanly and removes its socket from /run/containerd/s,
+ * a folder containerd shares with Docker's.
+ */
+function deleteContainerdTasks() {
+  const pid = runningPid('containerd');
+  if (!pid) return;
+  const ctr = path.join(path.dirname(readlinkSync(`/proc/${pid}/exe`)), 'ctr');
+  const args = ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, '--timeout', '10s'];
+  const tasks = spawnSync(ctr, [...args, 'tasks', 'list', '--quiet'], { encoding: 'utf8', timeout: 15_000 });
+  for (const id of (tasks.stdout ?? '').split('\n').filter(Boolean)) {
+    spawnSync(ctr, [...args, 'tasks', 'delete', '--force', id], { stdio: 'ignore', timeout: 15_000 });
+  }
 }
 
 /** Mount points under the state folder (overlay roots, shm, netns, volumes), deepest first. */
@@ -75,30 +91,29 @@ function removeContainerLogLinks() {
   for (const name of readdirSync(dir)) {
     const link = path.join(dir, name);
     try {
-      if (readlinkSync(link).startsWith(STATE_DIR)) unlinkSync(link);
+      if (readlinkSync(link).startsWith(`${STATE_DIR}/`)) unlinkSync(link);
     } catch {
       // Not a link.
     }
   }
 }
 
-/** The order matters: agents first (nothing restarts pods), then pods, runtime, control plane. */
-const STOP_ORDER = ['kube-proxy', 'kubelet', 'containerd', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
+/** The node agents first, so nothing restarts a pod; then the pods, the runtime, the control plane. */
+const AGENTS = ['kube-proxy', 'kubelet'];
+const RUNTIME_AND_CONTROL_PLANE = ['containerd', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
 
 export async function clusterDown(log) {
-  for (const name of ['kube-proxy', 'kubelet']) await stopProcess(name);
+  const found = existsSync(STATE_DIR) || recordedProcesses().some((name) => runningPid(name)) || podProcesses().length > 0;
+  for (const name of AGENTS) await stopProcess(name);
+  deleteContainerdTasks();
   await killAll(podProcesses());
-  for (const name of STOP_ORDER.slice(2)) await stopProcess(name);
+  for (const name of RUNTIME_AND_CONTROL_PLANE) await stopProcess(name);
   await killAll(shimProcesses());
   for (const name of recordedProcesses()) await stopProcess(name);
   unmountAll();
   removePodCgroups();
   removeContainerLogLinks();
   tearDownNodeNetwork();
-  if (existsSync(STATE_DIR)) {
-    rmSync(STATE_DIR, { recursive: true, force: true });
-    log(`cluster: stopped; removed ${STATE_DIR}`);
-  } else {
-    log('cluster: nothing was running');
-  }
+  rmSync(STATE_DIR, { recursive: true, force: true });
+  log(found ? `cluster: stopped; removed ${STATE_DIR}` : 'cluster: nothing was running');
 }

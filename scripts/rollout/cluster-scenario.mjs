@@ -98,8 +98,14 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
 
     const rollStartedAt = Date.now();
     await change();
-    const rollEndedAt = Date.now();
     mark('ready', `helm returned: every pod of ${to} Ready`, { build: to });
+    // helm --wait returns once the new pods are Ready; the old ones may still drain.
+    await waitFor(`the pods of ${from} to be gone`, async () => {
+      const left = (await releaseObjects('pods', releaseRef)).filter((pod) => podBuild(pod) === from);
+      if (left.length) throw new Error(`${left.length} left`);
+    }, { timeoutMs: 60_000, intervalMs: 500 });
+    const rollEndedAt = Date.now();
+    mark('old-pods-gone', `every pod of ${from} gone`, { build: from });
 
     const detection = await tab.waitForPollAnswer(to, 30_000);
     mark('tab-detected', `tab's poll answered by ${to}`, { at: detection.at, build: to });

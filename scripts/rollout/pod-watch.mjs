@@ -4,7 +4,8 @@ import { releaseObjects } from '../cluster/release.mjs';
 
 const POLL_MS = 500;
 
-const isReady = (pod) => pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
+/** Whether a pod's Ready condition is True (it is in its Services' endpoints). */
+export const isReady = (pod) => pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
 
 /** The build a pod runs: its image tag (the image tag is the build id). */
 export const podBuild = (pod) => pod.spec.containers[0].image.split(':').at(-1);
@@ -42,16 +43,24 @@ export function watchPods(releaseRef, mark) {
     first = false;
   };
   let stopped = false;
+  let looks = 0;
+  /** @type {unknown} */
+  let lastError = null;
   const loop = (async () => {
     while (!stopped) {
-      await look().catch(() => {});
+      await look().then(
+        () => (looks += 1),
+        (error) => (lastError = error),
+      );
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   })();
   return {
+    /** Stops watching; rejects if no look at the pods ever succeeded (the chart would have no lanes). */
     async stop() {
       stopped = true;
       await loop;
+      if (looks === 0) throw new Error(`rollout: the release's pods could not be listed: ${lastError}`);
     },
   };
 }

@@ -20,7 +20,7 @@ function summaryRows(result) {
     ['Requests', `${totals.requests} (${result.settings.ratePerSecond}/s through ${result.settings.via ?? 'haproxy'})`],
     ['5xx', totals.serverErrors],
     ['Connection errors', `${totals.connectionErrors}${totals.connectionErrors ? ` ${JSON.stringify(result.traffic.errorCodes)}` : ''}`],
-    ['Other statuses (not 200)', totals.otherStatuses],
+    ['Other statuses (not the expected one)', totals.otherStatuses],
     ['Answered by', `${from} ${share(from)}, ${to} ${share(to)}`],
     ...(result.exitCodes ? [['Exit codes of the old processes', Object.entries(result.exitCodes).map(([slot, code]) => `${slot}: ${code}`).join(', ')]] : []),
     ...(result.replicaSets ? [['ReplicaSets after', result.replicaSets.map(({ build, replicas }) => `${build}: ${replicas} replicas`).join(', ')]] : []),

@@ -12,6 +12,13 @@ const metaName = (label) => label.replace(/[^a-zA-Z0-9_]/g, '_');
  */
 export function scrapeConfigsFor(monitor, { kubeconfigFile, scrapeInterval }) {
   const { spec, metadata } = monitor;
+  // What the Operator would do with these is not translated here: refuse rather than scrape something else.
+  const untranslated = [
+    ...(spec.selector.matchExpressions?.length ? ['selector.matchExpressions'] : []),
+    ...(spec.namespaceSelector?.any ? ['namespaceSelector.any'] : []),
+    ...spec.endpoints.flatMap((endpoint) => ['relabelings', 'metricRelabelings', 'tlsConfig', 'scheme', 'bearerTokenSecret', 'authorization'].filter((field) => endpoint[field] !== undefined && !(Array.isArray(endpoint[field]) && endpoint[field].length === 0))),
+  ];
+  if (untranslated.length) throw new Error(`rollout: ServiceMonitor ${metadata.namespace}/${metadata.name} uses ${untranslated.join(', ')}, which this translation does not follow`);
   const namespaces = spec.namespaceSelector?.matchNames ?? [metadata.namespace];
   return spec.endpoints.map((endpoint, index) => ({
     job_name: `serviceMonitor/${metadata.namespace}/${metadata.name}/${index}`,

@@ -19,7 +19,7 @@ function shell(command: string): Promise<{ code: number | null; stdout: string; 
   });
 }
 
-const recordedPids = () => (existsSync(PATHS.pids) ? readdirSync(PATHS.pids).map((file) => Number(readFileSync(`${PATHS.pids}/${file}`, 'utf8'))) : []);
+const recordedPids = () => (existsSync(PATHS.pids) ? readdirSync(PATHS.pids).map((file) => Number(readFileSync(`${PATHS.pids}/${file}`, 'utf8').split(' ')[0])) : []);
 
 /** Command lines of the processes that name `text` in theirs. */
 function processesNaming(text: string): string[] {
@@ -38,13 +38,16 @@ function processesNaming(text: string): string[] {
 /** What a stopped cluster must not leave on the machine. */
 async function leftovers() {
   const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((line) => line.includes(STATE_DIR));
-  const chains = (await shell('iptables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI)-/.test(line));
+  const chains = (await shell('iptables-save; ip6tables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI|MERIDIAN)-/.test(line));
   const links = (await shell('ip -o link show')).stdout.split('\n').filter((line) => line.includes(NETWORK.nodeBridge) || line.includes(NETWORK.podBridge));
-  const processes = processesNaming(STATE_DIR);
-  return { mounts, chains, links, processes, stateDir: existsSync(STATE_DIR) };
+  const processes = processesNaming(`${STATE_DIR}/`);
+  const cgroups = readdirSync('/sys/fs/cgroup').filter((hierarchy) => existsSync(`/sys/fs/cgroup/${hierarchy}/kubepods`));
+  return { mounts, chains, links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
 }
 
-const NOTHING_LEFT = { mounts: [], chains: [], links: [], processes: [], stateDir: false };
+const NOTHING_LEFT = { mounts: [], chains: [], links: [], processes: [], cgroups: [], stateDir: false };
+
+const sysctl = (key: string) => readFileSync(`/proc/sys/${key}`, 'utf8').trim();
 
 // A cluster someone started before the tests is theirs; one the cluster suite started
 // (it says so in MERIDIAN_TEST_CLUSTER) or none at all is these tests' to stop and start.
@@ -63,6 +66,8 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short');
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe('node/meridian-node');
+    // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
+    expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain('-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP');
   });
 
   test('cluster:up reuses the running cluster', async () => {
@@ -93,10 +98,14 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   test('cluster:down removes its processes, mounts, iptables chains, interfaces and state; a second run is harmless', async () => {
     const pids = recordedPids();
     expect(pids.length).toBeGreaterThan(0);
+    const before = JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8')) as Record<string, string>;
+    expect(sysctl('net/ipv4/conf/all/route_localnet')).toBe('1');
     const first = await shell('npm run --silent cluster:down');
     expect(first.code, first.stderr).toBe(0);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(await leftovers()).toEqual(NOTHING_LEFT);
+    // Kernel settings as they were before cluster:up (route_localnet off again, the kubelet's panic settings undone).
+    expect(Object.fromEntries(Object.keys(before).map((key) => [key, sysctl(key)]))).toEqual(before);
     const second = await shell('npm run --silent cluster:down');
     expect(second.code).toBe(0);
     expect(second.stderr.trim()).toBe('cluster: nothing was running');

@@ -3,7 +3,7 @@ import { kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../scripts/rollout/load-generator.mjs';
 import { waitFor } from '../../scripts/lib/wait.mjs';
-import { expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
+import { evictPod, expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-disruption' };
 const NODE_PORT = 30082;
@@ -33,11 +33,6 @@ async function underLoad(disrupt: () => Promise<void>) {
   return load.stop();
 }
 
-function evict(pod: string) {
-  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ref.namespace } };
-  return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
-}
-
 describe('disruptions under load on a live cluster', () => {
   releaseForThisFile(ref, NODE_PORT);
 
@@ -56,9 +51,9 @@ describe('disruptions under load on a live cluster', () => {
     if (!first || !second) throw new Error('the release should have two Ready pods');
     let refusal: unknown;
     const traffic = await underLoad(async () => {
-      await evict(first);
+      await evictPod(ref, first);
       // The first pod is terminating: the budget (one of two must stay available) allows no second disruption.
-      refusal = await evict(second).then(
+      refusal = await evictPod(ref, second).then(
         () => null,
         (error: unknown) => error,
       );

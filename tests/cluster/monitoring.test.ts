@@ -26,7 +26,7 @@ describe('the chart with every optional feature on, installed for real', () => {
   });
   afterAll(async () => {
     await uninstallRelease(ref);
-    for (const namespace of [ref.namespace, ...OTHER_NAMESPACES]) await kubectl(['delete', 'namespace', namespace, '--wait=false', '--ignore-not-found']);
+    for (const namespace of [ref.namespace, ...OTHER_NAMESPACES]) await kubectl(['delete', 'namespace', namespace, '--ignore-not-found', '--timeout=180s']);
   });
 
   test('the API server holds every object the release rendered, of every optional kind', async () => {

@@ -20,9 +20,9 @@ function expectCleanRollout(result: Result, from: string, to: string) {
   const totals = trafficTotals(result.traffic);
   // Every answer names its build (pages by data-dpl-id, the poll by its id): only these two.
   expect(Object.keys(totals.builds).sort()).toEqual([from, to].sort());
-  // Once helm returned, every answer came from the new build.
-  const helmReturned = result.events.find((event) => event.kind === 'ready');
-  const after = result.traffic.buckets.filter((bucket) => bucket.second * 1000 > (helmReturned?.at ?? Infinity) + 1000);
+  // Once the old pods were gone, every answer came from the new build.
+  const oldGone = result.events.find((event) => event.kind === 'old-pods-gone');
+  const after = result.traffic.buckets.filter((bucket) => bucket.second * 1000 > (oldGone?.at ?? Infinity));
   expect(after.length).toBeGreaterThan(0);
   for (const bucket of after) expect(Object.keys(bucket.builds)).toEqual([to]);
   // The tab on /ja heard of the new build by its poll, and its next link click loaded it in full.

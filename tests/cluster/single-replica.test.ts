@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { waitFor } from '../../scripts/lib/wait.mjs';
-import { readyPods, releaseForThisFile } from './support/releases';
+import { evictPod, readyPods, releaseForThisFile } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-single' };
 const NODE_PORT = 30085;
@@ -12,8 +11,7 @@ describe('one replica', () => {
   test('installs, and its PodDisruptionBudget lets a node drain evict the only pod', async () => {
     const [only] = await readyPods(ref);
     if (!only) throw new Error('the release should have one Ready pod');
-    const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: only, namespace: ref.namespace } };
-    await kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${only}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
+    await evictPod(ref, only);
     await waitFor('a new Ready pod in place of the evicted one', async () => {
       const ready = await readyPods(ref);
       if (ready.length !== 1 || ready[0] === only) throw new Error(`ready: ${ready.join(', ') || 'none'}`);

@@ -2,7 +2,7 @@ module meridian/tools/kubernetes
 
 go 1.25.0
 
-require go.etcd.io/etcd/server/v3 v3.6.5
+require go.etcd.io/etcd/server/v3 v3.6.13
 
 require (
 	cel.dev/expr v0.25.2 // indirect
@@ -223,7 +223,7 @@ require (
 	go.etcd.io/etcd/api/v3 v3.6.13 // indirect
 	go.etcd.io/etcd/client/pkg/v3 v3.6.13 // indirect
 	go.etcd.io/etcd/client/v3 v3.6.13 // indirect
-	go.etcd.io/etcd/pkg/v3 v3.6.5 // indirect
+	go.etcd.io/etcd/pkg/v3 v3.6.13 // indirect
 	go.etcd.io/raft/v3 v3.6.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/collector/component v1.51.1-0.20260205185216-81bc641f26c0 // indirect

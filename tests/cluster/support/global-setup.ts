@@ -1,10 +1,11 @@
 import { buildAppImages, CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
-import { clusterUp } from '../../../scripts/cluster/bring-up.mjs';
+import { clusterRunning, clusterUp } from '../../../scripts/cluster/bring-up.mjs';
 import { installCustomResourceDefinitions } from '../../../scripts/cluster/custom-resources.mjs';
 import { importDockerImages } from '../../../scripts/cluster/images.mjs';
 import { clusterDown } from '../../../scripts/cluster/teardown.mjs';
 import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
-import { ensureBrowser, ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
+import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
+import { keepComponentLogs } from './component-logs';
 
 const log = (line: string) => console.log(`>>> ${line}`);
 
@@ -15,17 +16,26 @@ const log = (line: string) => console.log(`>>> ${line}`);
  * here are stopped afterwards.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  ensureDebianPackages(['prometheus']);
   ensureBrowser();
   const engine = await ensureDockerEngine();
-  const images = await buildAppImages(Object.values(CLUSTER_BUILDS), log);
-  const { binDir, started } = await clusterUp(log);
-  // Read by the cluster script tests, which may stop and restart a cluster the suite started.
-  if (started) process.env.MERIDIAN_TEST_CLUSTER = 'started';
-  await importDockerImages(binDir, images);
-  await installCustomResourceDefinitions();
-  return async () => {
+  // One already running is someone's to keep; one this set-up starts (even half-way) is stopped.
+  let started = !(await clusterRunning());
+  const teardown = async () => {
     if (started) await clusterDown(log);
     await engine.stop();
   };
+  try {
+    const images = await buildAppImages(Object.values(CLUSTER_BUILDS), log);
+    const cluster = await clusterUp(log);
+    started = cluster.started;
+    // Read by the cluster script tests, which may stop and restart a cluster the suite started.
+    if (started) process.env.MERIDIAN_TEST_CLUSTER = 'started';
+    await importDockerImages(cluster.binDir, images);
+    await installCustomResourceDefinitions();
+  } catch (error) {
+    keepComponentLogs();
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
+import { isReady } from '../../../scripts/rollout/pod-watch.mjs';
 import { trafficTotals } from '../../../scripts/rollout/traffic-totals.mjs';
 import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
 import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, writeValuesFile } from '../../../scripts/cluster/release.mjs';
@@ -29,13 +30,13 @@ export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: R
     valuesFile,
     async remove() {
       await uninstallRelease(ref);
-      await kubectl(['delete', 'namespace', ref.namespace, '--wait=false', '--ignore-not-found']);
+      // Waited for: pods still draining would compete with the next file's load test.
+      await kubectl(['delete', 'namespace', ref.namespace, '--ignore-not-found', '--timeout=180s']);
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-const isReady = (pod: Pod) => pod.status.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
 
 /** The release's web pods (not `helm test`'s). */
 export async function webPods(ref: ReleaseRef): Promise<Pod[]> {
@@ -80,4 +81,10 @@ export function expectNoFailedRequest(traffic: Traffic): void {
     otherStatuses: 0,
     errorCodes: {},
   });
+}
+
+/** Asks the API server to evict `pod`, as a node drain does; rejects when the eviction is refused. */
+export function evictPod(ref: ReleaseRef, pod: string) {
+  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ref.namespace } };
+  return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
 }
