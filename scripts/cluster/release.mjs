@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
+import { waitFor } from '../lib/wait.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
@@ -81,4 +82,17 @@ export async function uninstallRelease({ release, namespace }) {
 export async function releaseObjects(kind, { release, namespace }) {
   const { stdout } = await kubectl(['get', kind, '--namespace', namespace, '--selector', `app.kubernetes.io/instance=${release}`, '--output', 'json']);
   return JSON.parse(stdout).items;
+}
+
+/**
+ * Resolves once the release answers through its NodePort on loopback. helm --wait
+ * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
+ * and until then the Service refuses connections.
+ */
+export async function waitForNodePort(nodePort) {
+  await waitFor(`the Service to answer on 127.0.0.1:${nodePort}`, async () => {
+    const response = await fetch(`http://127.0.0.1:${nodePort}/readyz`, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+  }, { timeoutMs: 30_000, intervalMs: 200 });
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries } from '../cluster/binaries.mjs';
 import { PATHS } from '../cluster/layout.mjs';
-import { releaseObjects } from '../cluster/release.mjs';
+import { releaseObjects, waitForNodePort } from '../cluster/release.mjs';
 import { freePort } from '../lib/ports.mjs';
 import { startPrometheus } from '../lib/prometheus.mjs';
 import { waitFor } from '../lib/wait.mjs';
@@ -85,6 +85,7 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
       const running = await buildsRunningNow(prometheus);
       if (Object.keys(running).join() !== from) throw new Error(`running: ${JSON.stringify(running)}`);
     }, { timeoutMs: 30_000, intervalMs: 500 });
+    await waitForNodePort(nodePort);
     const load = startLoad({ baseUrl, ratePerSecond: RATE_PER_SECOND, targets: CLUSTER_TARGETS });
     cleanups.push(load.stop);
     origin = load.startedAt;

@@ -6,7 +6,7 @@ import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
 import { isReady } from '../../../scripts/rollout/pod-watch.mjs';
 import { trafficTotals } from '../../../scripts/rollout/traffic-totals.mjs';
 import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
-import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, writeValuesFile } from '../../../scripts/cluster/release.mjs';
+import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, waitForNodePort, writeValuesFile } from '../../../scripts/cluster/release.mjs';
 
 export interface ReleaseRef {
   release: string;
@@ -26,6 +26,7 @@ export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: R
   writeValuesFile(valuesFile, localClusterValues(nodePort, extra));
   await createRestrictedNamespace(ref.namespace);
   await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a });
+  await waitForNodePort(nodePort);
   return {
     valuesFile,
     async remove() {
@@ -75,7 +76,13 @@ type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string
 export function expectNoFailedRequest(traffic: Traffic): void {
   const totals = trafficTotals(traffic);
   expect(totals.requests).toBeGreaterThan(0);
-  expect({ serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes }).toEqual({
+  // Which seconds since the load started had failures: at the start (the Service not yet
+  // programmed) or at the disruption tell different stories.
+  const failingSeconds = traffic.buckets.flatMap((bucket, second) =>
+    bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses > 0 ? [{ second, serverErrors: bucket.serverErrors, connectionErrors: bucket.connectionErrors, otherStatuses: bucket.otherStatuses }] : [],
+  );
+  const failures = { serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes };
+  expect(failures, `failures by second: ${JSON.stringify(failingSeconds)}`).toEqual({
     serverErrors: 0,
     connectionErrors: 0,
     otherStatuses: 0,
