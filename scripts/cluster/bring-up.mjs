@@ -1,12 +1,12 @@
 // cluster:up: a single-node cluster from the pinned binaries, or the one already running.
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { canListen } from '../lib/ports.mjs';
 import { ensureDebianPackages } from '../lib/system-deps.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { dnsManifest } from './addons.mjs';
 import { ensureBinaries } from './binaries.mjs';
-import { components, KUBECONFIG_IDENTITIES } from './components.mjs';
+import { COMPONENT_NAMES, components, KUBECONFIG_IDENTITIES } from './components.mjs';
 import { writeConfigFiles } from './config-files.mjs';
 import { probe, waitHealthy } from './health.mjs';
 import { importSystemImages } from './images.mjs';
@@ -17,8 +17,6 @@ import { checkKernel, setUpNodeNetwork } from './node-network.mjs';
 import { writePki } from './pki.mjs';
 import { logTail, runningPid, startProcess } from './processes.mjs';
 import { clusterDown } from './teardown.mjs';
-
-const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'containerd', 'kubelet', 'kube-proxy'];
 
 function checkPrerequisites() {
   if (process.getuid?.() !== 0) throw new Error('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
@@ -33,14 +31,6 @@ export async function clusterRunning() {
     (status) => status === 200,
     () => false,
   );
-}
-
-function canBind(port, host) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, host, () => server.close(() => resolve(true)));
-  });
 }
 
 /** The ports the components listen on, by who listens. */
@@ -63,7 +53,7 @@ const COMPONENT_PORTS = {
  */
 async function checkPortsFree() {
   for (const [port, owner] of Object.entries(COMPONENT_PORTS)) {
-    if (!(await canBind(Number(port), '0.0.0.0'))) {
+    if (!(await canListen(Number(port), '0.0.0.0'))) {
       throw new Error(`cluster: port ${port} (${owner}) is already in use by another process; find it with \`ss -ltnp 'sport = :${port}'\`, stop it, and run cluster:up again`);
     }
   }

@@ -3,8 +3,7 @@
 // values file and the build id as the image tag, rollback, helm test.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../lib/app-server.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { ROOT, waitForHttp } from '../lib/app-server.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
@@ -89,10 +88,6 @@ export async function releaseObjects(kind, { release, namespace }) {
  * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
  * and until then the Service refuses connections.
  */
-export async function waitForNodePort(nodePort) {
-  await waitFor(`the Service to answer on 127.0.0.1:${nodePort}`, async () => {
-    const response = await fetch(`http://127.0.0.1:${nodePort}/readyz`, { signal: AbortSignal.timeout(2000) });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
-  }, { timeoutMs: 30_000, intervalMs: 200 });
+export function waitForNodePort(nodePort) {
+  return waitForHttp(`http://127.0.0.1:${nodePort}/readyz`, 30_000);
 }

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { COMPONENT_NAMES } from './components.mjs';
 import { CONTAINERD_NAMESPACE, PATHS, STATE_DIR } from './layout.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
 import { recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
@@ -98,9 +99,13 @@ function removeContainerLogLinks() {
   }
 }
 
-/** The node agents first, so nothing restarts a pod; then the pods, the runtime, the control plane. */
-const AGENTS = ['kube-proxy', 'kubelet'];
-const RUNTIME_AND_CONTROL_PLANE = ['containerd', 'kube-scheduler', 'kube-controller-manager', 'kube-apiserver', 'etcd'];
+/**
+ * The reverse of the start order: the node agents first (up to containerd), so
+ * nothing restarts a pod; then the pods, the runtime, the control plane.
+ */
+const STOP_ORDER = [...COMPONENT_NAMES].reverse();
+const AGENTS = STOP_ORDER.slice(0, STOP_ORDER.indexOf('containerd'));
+const RUNTIME_AND_CONTROL_PLANE = STOP_ORDER.slice(AGENTS.length);
 
 export async function clusterDown(log) {
   const found = existsSync(STATE_DIR) || recordedProcesses().some((name) => runningPid(name)) || podProcesses().length > 0;

@@ -25,13 +25,17 @@ export function ephemeralRangeStart() {
 
 const handedOut = new Set();
 
-/** @param {number} port */
-function canListen(port) {
+/**
+ * Whether a server could listen on `port` of `host` now.
+ * @param {number} port
+ * @param {string} [host]
+ */
+export function canListen(port, host = '127.0.0.1') {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
 

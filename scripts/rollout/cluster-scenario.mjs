@@ -13,10 +13,11 @@ import { freePort } from '../lib/ports.mjs';
 import { startPrometheus } from '../lib/prometheus.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { openTab } from './browser-tab.mjs';
-import { buildsRunningNow, buildsSeenBetween, buildUpdatesReported } from './build-views.mjs';
+import { buildsRunningNow, buildsSeenBetween } from './build-views.mjs';
 import { startLoad } from './load-generator.mjs';
 import { podBuild, watchPods } from './pod-watch.mjs';
 import { scrapeConfigsFor } from './service-monitor-scrape.mjs';
+import { createTimeline, witnessNewBuild } from './witnesses.mjs';
 
 const RATE_PER_SECOND = 60;
 /** What visitors send: the three home pages, a page that does not exist, and the poll. */
@@ -68,14 +69,8 @@ async function replicaSets(releaseRef) {
 export async function runClusterRollout({ releaseRef, nodePort, from, to, change, log = () => {} }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'meridian-cluster-rollout-'));
   const baseUrl = `http://127.0.0.1:${nodePort}`;
-  /** @type {import('./scenario.mjs').RolloutEvent[]} */
-  const events = [];
-  let origin = Date.now();
-  /** @type {import('./scenario.mjs').Mark} */
-  const mark = (kind, label, { at = Date.now(), ...details } = {}) => {
-    events.push({ at: at - origin, kind, label, ...details });
-    log(`${((at - origin) / 1000).toFixed(1)}s ${label}`);
-  };
+  const timeline = createTimeline(log);
+  const { mark } = timeline;
   /** @type {(() => Promise<unknown>)[]} */
   const cleanups = [];
   try {
@@ -88,7 +83,7 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
     await waitForNodePort(nodePort);
     const load = startLoad({ baseUrl, ratePerSecond: RATE_PER_SECOND, targets: CLUSTER_TARGETS });
     cleanups.push(load.stop);
-    origin = load.startedAt;
+    timeline.origin = load.startedAt;
     mark('traffic-started', `${RATE_PER_SECOND} requests/s to the NodePort of ${releaseRef.release} (${from})`);
     const pods = watchPods(releaseRef, mark);
     cleanups.push(pods.stop);
@@ -108,20 +103,7 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
     const rollEndedAt = Date.now();
     mark('old-pods-gone', `every pod of ${from} gone`, { build: from });
 
-    const detection = await tab.waitForPollAnswer(to, 30_000);
-    mark('tab-detected', `tab's poll answered by ${to}`, { at: detection.at, build: to });
-    const buildUpdates = await waitFor('the beacon of build_update_detected', async () => {
-      const count = await buildUpdatesReported(prometheus, origin);
-      if (count === 0) throw new Error('none counted yet');
-      return count;
-    }, { timeoutMs: 30_000 });
-    const runningAfter = await waitFor(`Prometheus to see only ${to}`, async () => {
-      const running = await buildsRunningNow(prometheus);
-      if (Object.keys(running).join() !== to) throw new Error(`running: ${JSON.stringify(running)}`);
-      return running;
-    }, { timeoutMs: 30_000 });
-    const navigation = await tab.followMenuLink();
-    mark('tab-navigated', `tab's next page load answered by ${navigation.build}`, { at: navigation.at, build: navigation.build });
+    const after = await witnessNewBuild({ tab, prometheus, to, timeline, detectionMs: 30_000, timeoutMs: 30_000 });
     await sleep(SETTLE_MS);
 
     const traffic = await load.stop();
@@ -136,9 +118,14 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
       },
       traffic,
       replicaSets: await replicaSets(releaseRef),
-      prometheus: { seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt), runningAfter, buildUpdates, ruleGroups: rules.map((group) => group.name) },
-      browser: { firstBuild: tab.firstBuild, detectedAt: detection.at - origin, navigation: { ...navigation, at: navigation.at - origin } },
-      events: events.sort((a, b) => a.at - b.at),
+      prometheus: {
+        seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt),
+        runningAfter: after.runningAfter,
+        buildUpdates: after.buildUpdates,
+        ruleGroups: rules.map((group) => group.name),
+      },
+      browser: after.browser,
+      events: timeline.sorted(),
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup failed: ${error}`));

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBrowser, ensureDebianPackages } from '../lib/system-deps.mjs';
 import { openTab } from './browser-tab.mjs';
-import { buildsRunningNow, buildsSeenBetween, buildUpdatesReported } from './build-views.mjs';
+import { buildsSeenBetween } from './build-views.mjs';
 import { DETECTION_MS } from './haproxy-config.mjs';
 import { startLoad } from './load-generator.mjs';
 import { startStack } from './stack.mjs';
-import { waitFor } from '../lib/wait.mjs';
 import { watchRotation } from './watch-rotation.mjs';
+import { createTimeline, witnessNewBuild } from './witnesses.mjs';
 
 const RATE_PER_SECOND = 100;
 const POLL_INTERVAL_MS = 1000;
@@ -68,14 +68,8 @@ async function replaceOneByOne({ slots, haproxy }, to, mark) {
  */
 export async function runRollout({ from, to, log = () => {} }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'meridian-rollout-'));
-  /** @type {RolloutEvent[]} */
-  const events = [];
-  let origin = Date.now();
-  /** @type {Mark} */
-  const mark = (kind, label, { at = Date.now(), ...details } = {}) => {
-    events.push({ at: at - origin, kind, label, ...details });
-    log(`${((at - origin) / 1000).toFixed(1)}s ${label}`);
-  };
+  const timeline = createTimeline(log);
+  const { mark } = timeline;
   const appEnv = {
     BUILD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
     SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
@@ -90,7 +84,7 @@ export async function runRollout({ from, to, log = () => {} }) {
     const { haproxy, prometheus } = stack;
     const load = startLoad({ baseUrl: haproxy.url, ratePerSecond: RATE_PER_SECOND });
     cleanups.push(load.stop);
-    origin = load.startedAt;
+    timeline.origin = load.startedAt;
     mark('traffic-started', `${RATE_PER_SECOND} requests/s to ${stack.slots.length} processes of ${from.id}`);
     const rotation = watchRotation(haproxy, (slot, status) => mark('rotation', `haproxy: ${slot} ${status}`, { slot, status }));
     cleanups.push(rotation.stop);
@@ -103,20 +97,7 @@ export async function runRollout({ from, to, log = () => {} }) {
     const exitCodes = await replaceOneByOne(stack, to, mark);
     const rollEndedAt = Date.now();
 
-    const detection = await tab.waitForPollAnswer(to.id, TAB_DETECTION_MS);
-    mark('tab-detected', `tab's poll answered by ${to.id}`, { at: detection.at, build: to.id });
-    const buildUpdates = await waitFor('the beacon of build_update_detected', async () => {
-      const count = await buildUpdatesReported(prometheus, origin);
-      if (count === 0) throw new Error('none counted yet');
-      return count;
-    });
-    const runningAfter = await waitFor(`Prometheus to see only ${to.id}`, async () => {
-      const running = await buildsRunningNow(prometheus);
-      if (Object.keys(running).join() !== to.id) throw new Error(`running: ${JSON.stringify(running)}`);
-      return running;
-    });
-    const navigation = await tab.followMenuLink();
-    mark('tab-navigated', `tab's next page load answered by ${navigation.build}`, { at: navigation.at, build: navigation.build });
+    const after = await witnessNewBuild({ tab, prometheus, to: to.id, timeline, detectionMs: TAB_DETECTION_MS });
     await sleep(SETTLE_MS);
 
     const traffic = await load.stop();
@@ -125,9 +106,9 @@ export async function runRollout({ from, to, log = () => {} }) {
       settings: { ratePerSecond: RATE_PER_SECOND, shutdownDelayMs: SHUTDOWN_DELAY_MS, detectionMs: DETECTION_MS },
       traffic,
       exitCodes,
-      prometheus: { seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt), runningAfter, buildUpdates },
-      browser: { firstBuild: tab.firstBuild, detectedAt: detection.at - origin, navigation: { ...navigation, at: navigation.at - origin } },
-      events: events.sort((a, b) => a.at - b.at),
+      prometheus: { seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt), runningAfter: after.runningAfter, buildUpdates: after.buildUpdates },
+      browser: after.browser,
+      events: timeline.sorted(),
     };
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup failed: ${error}`));

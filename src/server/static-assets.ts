@@ -15,10 +15,24 @@ export interface StaticAssets {
   compressed: ReadonlyMap<string, CompressedAsset>;
 }
 
+/** What `.next/static` holds (Next's scripts, styles, fonts and media). */
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=UTF-8',
   '.css': 'text/css; charset=UTF-8',
+  '.json': 'application/json; charset=UTF-8',
+  '.map': 'application/json; charset=UTF-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.txt': 'text/plain; charset=UTF-8',
 };
+
+/** The Content-Type of a build asset by its name; anything unlisted is plain bytes. */
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+}
 
 /** This build's static files, listed and their brotli copies read once at start-up. */
 export function loadStaticAssets(dir: string): StaticAssets {
@@ -33,9 +47,9 @@ export function loadStaticAssets(dir: string): StaticAssets {
       paths.add(urlPathOf(file));
       continue;
     }
+    // The build writes brotli copies of scripts and styles only (scripts/build-server.mjs).
     const original = file.slice(0, -'.br'.length);
-    const contentType = CONTENT_TYPES[path.extname(original)];
-    if (contentType) compressed.set(urlPathOf(original), { brotli: readFileSync(file), contentType });
+    compressed.set(urlPathOf(original), { brotli: readFileSync(file), contentType: contentTypeOf(original) });
   }
   return { root: staticDir, paths, compressed };
 }

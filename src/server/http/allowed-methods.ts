@@ -1,19 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-/** Everything on the public port is read-only, except the beacon endpoint. */
-const READ_ONLY = 'GET, HEAD';
-const BEACONS = 'POST';
 const TELEMETRY_PATH = '/api/telemetry';
+/** Everything on the public port is read-only, except the beacon endpoint. */
+const READ_ONLY = ['GET', 'HEAD'];
+const BEACONS = ['POST'];
+
+const methodsOf = (pathname: string) => (pathname === TELEMETRY_PATH ? BEACONS : READ_ONLY);
 
 /** The methods `pathname` answers, as an `Allow` header value. */
 export function allowedMethods(pathname: string): string {
-  return pathname === TELEMETRY_PATH ? BEACONS : READ_ONLY;
-}
-
-function isAllowed(method: string | undefined, pathname: string): boolean {
-  if (pathname === TELEMETRY_PATH) return method === 'POST';
-  return method === 'GET' || method === 'HEAD';
+  return methodsOf(pathname).join(', ');
 }
 
 /**
@@ -23,7 +20,7 @@ function isAllowed(method: string | undefined, pathname: string): boolean {
  * and a one-line body. Returns true when it answered.
  */
 export function refuseMethod(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
-  if (isAllowed(req.method, pathname)) return false;
+  if (req.method !== undefined && methodsOf(pathname).includes(req.method)) return false;
   res.setHeader('Allow', allowedMethods(pathname));
   res.setHeader('Cache-Control', 'no-store');
   // A body we do not read is not worth draining: the connection closes after the answer.
@@ -50,7 +47,7 @@ export function writeRawMethodNotAllowed(socket: Duplex): void {
   const body = 'Method Not Allowed\n';
   socket.end(
     'HTTP/1.1 405 Method Not Allowed\r\n' +
-      `Allow: ${READ_ONLY}\r\n` +
+      `Allow: ${READ_ONLY.join(', ')}\r\n` +
       'Content-Type: text/plain; charset=utf-8\r\n' +
       'Cache-Control: no-store\r\n' +
       'X-Content-Type-Options: nosniff\r\n' +

@@ -1,21 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 import parseRange from 'range-parser';
-
-/** What `.next/static` holds (Next's scripts, styles, fonts and media); anything else is plain bytes. */
-const CONTENT_TYPES: Record<string, string> = {
-  '.js': 'application/javascript; charset=UTF-8',
-  '.css': 'text/css; charset=UTF-8',
-  '.json': 'application/json; charset=UTF-8',
-  '.map': 'application/json; charset=UTF-8',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.txt': 'text/plain; charset=UTF-8',
-};
+import { contentTypeOf } from '../static-assets';
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer | string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -34,7 +20,7 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: B
  */
 export async function serveAssetRange(req: IncomingMessage, res: ServerResponse, file: string): Promise<void> {
   const content = await readFile(file);
-  res.setHeader('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream');
+  res.setHeader('Content-Type', contentTypeOf(file));
   res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Vary', 'Accept-Encoding');
