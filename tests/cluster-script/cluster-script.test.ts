@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../scripts/cluster/bring-up.mjs';
 import { NETWORK, PATHS, PORTS, STATE_DIR } from '../../scripts/cluster/layout.mjs';
@@ -112,6 +113,17 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     const image = await shell('npm run --silent cluster:image -- meridian:cluster-a');
     expect(image.code).toBe(1);
     expect(image.stderr.trim()).toBe('cluster: no cluster is running; start one with `npm run cluster:up`');
+  });
+
+  test('a missing prerequisite stops cluster:up with one line naming it: not root, no Go', async () => {
+    const notRoot = await shell('setpriv --reuid=65534 --regid=65534 --clear-groups node scripts/cluster.mjs up');
+    expect(notRoot.code).toBe(1);
+    expect(notRoot.stderr.trim()).toBe('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
+    const withoutGo = (process.env.PATH ?? '').split(':').filter((dir) => !existsSync(path.join(dir, 'go'))).join(':');
+    const noGo = await shell(`env PATH='${withoutGo}' node scripts/cluster.mjs up`);
+    expect(noGo.code).toBe(1);
+    expect(noGo.stderr.trim()).toMatch(/^cluster: Go is needed to build Kubernetes and Prometheus once per machine .*`go` was not found$/);
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
   });
 
   test('a port already in use stops cluster:up with one line naming it, and leaves nothing behind', async () => {
