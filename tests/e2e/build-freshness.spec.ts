@@ -9,18 +9,22 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const { a: BUILD_A, b: BUILD_B } = TEST_BUILDS;
 const POLL_INTERVAL_MS = 1000;
 /**
- * How long after the new server is ready the tab may take to report it: the
- * poller's backoff after the polls that failed during the swap (each doubles the
- * wait; a slow start on a busy machine fails more of them), plus two intervals,
- * all with their +10% jitter.
+ * How long after the new server is ready the tab may take to report it: three
+ * intervals plus one backoff step, and one more doubling for every poll seen to
+ * fail during the swap (a slow start on a busy machine fails more of them), all
+ * with their +10% jitter.
  */
-const detectionMs = (failedPolls: number) => POLL_INTERVAL_MS * 1.1 * (2 ** failedPolls + 2);
+const detectionMs = (failedPolls: number) => POLL_INTERVAL_MS * 1.1 * (3 + 2 ** (failedPolls + 1));
 
-/** Counts the tab's polls that found no server (those sent during a swap; reset before each). */
+/** Counts the tab's polls that found no server or no answer (those sent during a swap; reset before each). */
 function countFailedPolls(page: Page): { failed: number } {
   const counter = { failed: 0 };
+  const isPoll = (url: string) => url.includes('/builds/latest.json?');
   page.on('requestfailed', (request) => {
-    if (request.url().includes('/builds/latest.json?')) counter.failed += 1;
+    if (isPoll(request.url())) counter.failed += 1;
+  });
+  page.on('response', (response) => {
+    if (isPoll(response.url()) && !response.ok()) counter.failed += 1;
   });
   return counter;
 }
