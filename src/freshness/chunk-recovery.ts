@@ -12,8 +12,11 @@ export class ChunkReloadBlockedError extends Error {
 
 let blocked: ChunkReloadBlockedError | null = null;
 /** One failure often shows twice (the script's error event, then the import's rejection): act once. */
-let reloading = false;
+let recovering = false;
 const listeners = new Set<() => void>();
+/** While the site does not answer (a restart, every pod replaced at once), the reload waits: 1 s, doubling, up to 30 s. */
+const FIRST_PROBE_DELAY_MS = 1000;
+const MAX_PROBE_DELAY_MS = 30_000;
 
 function sessionStorageOrNull(): Storage | null {
   try {
@@ -23,24 +26,44 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
+/** Whether the page's own URL answers without a server error; a network failure is a no. */
+async function siteAnswers(): Promise<boolean> {
+  try {
+    const response = await fetch(window.location.href, { method: 'HEAD', cache: 'no-store' });
+    return response.status < 500;
+  } catch {
+    return false;
+  }
+}
+
+async function untilSiteAnswers(): Promise<void> {
+  for (let delayMs = FIRST_PROBE_DELAY_MS; !(await siteAnswers()); delayMs = Math.min(MAX_PROBE_DELAY_MS, delayMs * 2)) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+}
+
 /**
  * A part of the page failed to load (most often: a chunk of a build the
- * servers no longer have). Reloads once; a second failure within the guard's
- * lifetime shows the error page instead. Both are reported.
+ * servers no longer have). Reloads once, as soon as the site answers (a chunk
+ * that failed because no server answered would otherwise reload into the
+ * browser's offline page); a second failure within the guard's lifetime shows
+ * the error page instead. Both are reported.
  */
 export function recoverFromChunkError(reason: string): void {
-  if (blocked || reloading) return;
-  if (decideChunkReload(sessionStorageOrNull(), Date.now()) === 'reload') {
-    reloading = true;
-    reportTelemetry({ type: 'chunk_reload', reason });
+  if (blocked || recovering) return;
+  recovering = true;
+  void untilSiteAnswers().then(() => {
+    if (decideChunkReload(sessionStorageOrNull(), Date.now()) === 'reload') {
+      reportTelemetry({ type: 'chunk_reload', reason });
+      flushTelemetry();
+      window.location.reload();
+      return;
+    }
+    reportTelemetry({ type: 'chunk_reload_blocked', reason });
     flushTelemetry();
-    window.location.reload();
-    return;
-  }
-  reportTelemetry({ type: 'chunk_reload_blocked', reason });
-  flushTelemetry();
-  blocked = new ChunkReloadBlockedError(reason);
-  for (const listener of listeners) listener();
+    blocked = new ChunkReloadBlockedError(reason);
+    for (const listener of listeners) listener();
+  });
 }
 
 export function blockedChunkError(): ChunkReloadBlockedError | null {

@@ -53,6 +53,32 @@ test('a chunk that fails to load reloads the page once; failing again within 10 
   expect(loads).toBe(2);
 });
 
+test('a chunk that fails while the site does not answer reloads only once the site answers again, never into the browser\'s offline page', async ({ page }) => {
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+  await failLateChunks(page);
+  await page.goto('/');
+  const pageUrl = page.url();
+  // The site "restarts": the page's own URL refuses connections for the first two probes.
+  let probes = 0;
+  await page.route(pageUrl, async (route) => {
+    if (route.request().method() !== 'HEAD') return route.continue();
+    probes += 1;
+    return probes <= 2 ? route.abort('connectionrefused') : route.continue();
+  });
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url());
+  });
+
+  const reloaded = page.waitForEvent('load');
+  await page.getByRole('region', { name: 'Highlights' }).hover();
+  await reloaded;
+  expect(probes).toBe(3);
+  expect(loads).toBe(2);
+  expect(visited.filter((url) => url !== pageUrl)).toEqual([]);
+});
+
 test('without session storage the page still works, and a failing chunk shows the error page rather than reload in a loop', async ({ page }) => {
   await page.addInitScript(() => {
     Object.defineProperty(window, 'sessionStorage', {
