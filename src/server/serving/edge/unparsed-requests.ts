@@ -1,7 +1,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { logUnparsedRefusal } from '@/server/observability/access-log';
 import type { Metrics } from '@/server/observability/metrics';
+import { countUnparsedRefusal } from '@/server/observability/request-metrics';
 import { writeRawMethodNotAllowed } from './allowed-methods';
 
 /** What Node's own clientError handler answers (lib/_http_server.js), which a listener replaces. */
@@ -23,8 +25,8 @@ const REASONS = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Payload Too 
  */
 export function answerUnparsedRequests(server: Server, { metrics, logger }: { metrics: Metrics; logger: Logger }): void {
   const refused = (method: 'CONNECT' | 'other', socket: Duplex) => {
-    metrics.requestDuration.observe({ method, route: 'other', status_code: '405' }, 0);
-    logger.info({ method, route: 'other', status: 405, remote_address: remoteAddressOf(socket) }, 'request');
+    countUnparsedRefusal(metrics, method);
+    logUnparsedRefusal(logger, method, remoteAddressOf(socket));
     writeRawMethodNotAllowed(socket);
   };
 
