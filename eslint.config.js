@@ -12,6 +12,12 @@ const FORBIDDEN = {
   app: ['server'],
 };
 
+/** The server may use the pure locale rules (routing, detection, namespaces), never what the site renders. */
+const SERVER_USES = {
+  group: [...room('app'), ...room('ui'), ...room('freshness'), '@/i18n/server', '@/i18n/proxy', '@/i18n/client-messages'],
+  message: 'src/server uses only shared and the pure locale rules of src/i18n.',
+};
+
 export default tseslint.config(
   { ignores: ['.next/**', 'node_modules/**', 'bench-results/**', 'test-results/**', 'next-env.d.ts'] },
   ...tseslint.configs.recommended,
@@ -30,17 +36,16 @@ export default tseslint.config(
     },
   })),
   {
-    // The server may use the pure locale rules (routing, detection, namespaces),
-    // never what the site renders.
     files: ['src/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_USES] }] },
+  },
+  {
+    // Serving calls observability, never the other way round.
+    files: ['src/server/observability/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            { group: [...room('app'), ...room('ui'), ...room('freshness'), '@/i18n/server', '@/i18n/proxy', '@/i18n/client-messages'], message: 'src/server uses only shared and the pure locale rules of src/i18n.' },
-          ],
-        },
+        { patterns: [SERVER_USES, { group: ['@/server/serving/*', '../serving/*'], message: 'src/server/observability may not import src/server/serving: serving calls observability.' }] },
       ],
     },
   },

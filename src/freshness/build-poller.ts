@@ -1,3 +1,5 @@
+import { BUILD_POLL_INTERVAL_BOUNDS_MS } from '@/shared/build-poll';
+
 /**
  * What one poll of builds/latest.json learned. (Not the file's own shape,
  * which is `LatestBuild` in ./route-manifest: this is what the poller needs of it.)
@@ -48,16 +50,14 @@ export interface PollerOptions {
 
 /** The longest wait between two polls while they fail, jitter included. */
 export const MAX_BACKOFF_MS = 600_000;
-const MIN_INTERVAL_MS = 1000;
-const MAX_INTERVAL_MS = 86_400_000;
 /** Tabs opened together (a rollout, a newsletter) would otherwise poll together for ever. */
 const JITTER = 0.1;
 
-/** The X-Build-Poll-Interval-Ms header when it is a whole number of ms within bounds, else null. */
+/** The POLL_INTERVAL_HEADER value when it is a whole number of ms within bounds, else null. */
 function parseInterval(header: string | null): number | null {
   if (header === null || !/^\d+$/.test(header)) return null;
   const interval = Number(header);
-  return interval >= MIN_INTERVAL_MS && interval <= MAX_INTERVAL_MS ? interval : null;
+  return interval >= BUILD_POLL_INTERVAL_BOUNDS_MS.min && interval <= BUILD_POLL_INTERVAL_BOUNDS_MS.max ? interval : null;
 }
 
 /** The body and interval header of a latest.json answer; throws PollError(0) when the body is not one. */

@@ -1,11 +1,15 @@
-import { DEFAULT_LOCALE, isLocale, type Locale } from '@/shared/locales';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '@/shared/locales';
 
 /** Longer headers are garbage or an attack; a real browser sends a few dozen bytes. */
 const MAX_HEADER_LENGTH = 1024;
 const MAX_ENTRIES = 32;
 const LANGUAGE_TAG = /^(?:\*|[a-z]{1,8}(?:-[a-z0-9]{1,8})*)$/i;
 const QUALITY = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
-const TRADITIONAL_CHINESE = /^zh-(?:hant|tw|hk|mo)(?:-|$)/;
+/**
+ * Tags of a locale's language that it must not answer: Traditional Chinese
+ * readers are better served by their next preference than by Simplified.
+ */
+const EXCLUDED_TAGS: Partial<Record<Locale, RegExp>> = { 'zh-CN': /^zh-(?:hant|tw|hk|mo)(?:-|$)/ };
 
 export type DetectionSource = 'cookie' | 'accept-language' | 'fallback';
 
@@ -38,18 +42,17 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
   return ranked.map((entry) => entry.tag);
 }
 
+const primaryLanguageOf = (tag: string) => tag.toLowerCase().split('-')[0];
+
 /**
- * The supported locale a language tag asks for. Any Simplified Chinese tag
- * (`zh`, `zh-Hans`, `zh-CN`, `zh-SG`) maps to zh-CN; Traditional Chinese tags do
- * not, since those readers are better served by their next preference.
+ * The supported locale a language tag asks for: the first of LOCALES in the
+ * tag's language (`ja-JP` → ja, `zh-Hans` → zh-CN) whose excluded tags it is
+ * not among (`zh-TW` → none).
  */
 export function matchLanguageTag(tag: string): Locale | undefined {
   const lower = tag.toLowerCase();
-  const primary = lower.split('-')[0];
-  if (primary === 'en') return 'en';
-  if (primary === 'ja') return 'ja';
-  if (primary === 'zh' && !TRADITIONAL_CHINESE.test(lower)) return 'zh-CN';
-  return undefined;
+  const primary = primaryLanguageOf(lower);
+  return LOCALES.find((locale) => primaryLanguageOf(locale) === primary && !EXCLUDED_TAGS[locale]?.test(lower));
 }
 
 /** The first supported locale in an Accept-Language header. */

@@ -1,9 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { LOCALE_COOKIE, localeCookieAttributes } from '@/shared/locale-cookie';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
+import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
 import { decideRoute, isDocumentRequest } from './routing';
-
-const VARY_BY_LANGUAGE = 'Cookie, Accept-Language';
 
 function isHttps(request: NextRequest): boolean {
   return request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
@@ -34,7 +33,7 @@ export function localeProxy(request: NextRequest): NextResponse {
     if (decision.rememberLocale) {
       response.cookies.set(LOCALE_COOKIE, decision.rememberLocale, localeCookieAttributes(isHttps(request)));
     }
-    if (decision.variesByLanguage) response.headers.set('Vary', VARY_BY_LANGUAGE);
+    if (decision.variesByLanguage) response.headers.set('Vary', VARY_BY_LANGUAGE_HEADER);
     return response;
   }
 
@@ -48,6 +47,6 @@ export function localeProxy(request: NextRequest): NextResponse {
     target.pathname = decision.internalPathname;
     response = NextResponse.rewrite(target, { request: { headers } });
   }
-  if (decision.variesByLanguage) response.headers.set('Vary', VARY_BY_LANGUAGE);
+  if (decision.variesByLanguage) response.headers.set('Vary', VARY_BY_LANGUAGE_HEADER);
   return response;
 }

@@ -1,24 +1,15 @@
+import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type TelemetryEvent } from './telemetry-events';
+
 /**
  * The browser's side of POST /api/telemetry: events are queued and sent in
- * batches of at most 20 with navigator.sendBeacon, when the queue fills, a few
- * seconds after the first event, and when the page is hidden or left.
+ * batches of at most MAX_EVENTS_PER_BEACON with navigator.sendBeacon, when the
+ * queue fills, a few seconds after the first event, and when the page is
+ * hidden or left.
  * Reporting never disturbs the visitor: every failure is swallowed.
  */
-export type TelemetryEvent =
-  | { type: 'locale_load_failed'; locale: string; namespace: string; cause?: string }
-  | { type: 'manifest_fetch_failed'; kind: 'manifest' | 'latest'; buildId?: string; status?: number }
-  | { type: 'payload_fetch_failed'; buildId?: string; status?: number; path?: string }
-  | { type: 'build_update_detected'; from?: string; to?: string }
-  | { type: 'chunk_reload'; reason?: string }
-  | { type: 'chunk_reload_blocked'; reason?: string }
-  | { type: 'web_vital'; name: 'LCP' | 'INP' | 'CLS' | 'FCP' | 'TTFB'; value: number; locale: string; route: string; id?: string };
-
-export const TELEMETRY_ENDPOINT = '/api/telemetry';
-const MAX_BATCH = 20;
 /** More than this waiting means the endpoint is unreachable; drop rather than grow. */
 const MAX_QUEUED = 100;
 const FLUSH_DELAY_MS = 5000;
-const MAX_STRING = 200;
 
 const queue: TelemetryEvent[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -27,7 +18,7 @@ let listening = false;
 function bounded(event: TelemetryEvent): TelemetryEvent {
   const copy: Record<string, unknown> = { ...event };
   for (const [key, value] of Object.entries(copy)) {
-    if (typeof value === 'string') copy[key] = value.slice(0, MAX_STRING);
+    if (typeof value === 'string') copy[key] = value.slice(0, MAX_EVENT_TEXT);
   }
   return copy as TelemetryEvent;
 }
@@ -50,7 +41,7 @@ function send(events: TelemetryEvent[]): void {
 export function flushTelemetry(): void {
   clearTimeout(timer);
   timer = undefined;
-  while (queue.length > 0) send(queue.splice(0, MAX_BATCH));
+  while (queue.length > 0) send(queue.splice(0, MAX_EVENTS_PER_BEACON));
 }
 
 function listenForPageExit(): void {
@@ -66,6 +57,6 @@ export function reportTelemetry(event: TelemetryEvent): void {
   if (typeof window === 'undefined' || queue.length >= MAX_QUEUED) return;
   listenForPageExit();
   queue.push(bounded(event));
-  if (queue.length >= MAX_BATCH) flushTelemetry();
+  if (queue.length >= MAX_EVENTS_PER_BEACON) flushTelemetry();
   else timer ??= setTimeout(flushTelemetry, FLUSH_DELAY_MS);
 }

@@ -1,19 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { NAMESPACES } from '@/i18n/namespaces';
 import { LOCALES } from '@/shared/locales';
+import { TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 import type { BuildInfo } from '../build-info';
-
-export const CLIENT_EVENTS = [
-  'locale_load_failed',
-  'manifest_fetch_failed',
-  'payload_fetch_failed',
-  'build_update_detected',
-  'chunk_reload',
-  'chunk_reload_blocked',
-  'web_vital',
-] as const;
-
-export type ClientEvent = (typeof CLIENT_EVENTS)[number];
 
 export const FETCH_FAILURE_KINDS = ['manifest', 'payload', 'latest'] as const;
 
@@ -106,7 +95,7 @@ export function createMetrics(build: BuildInfo) {
     }
   }
   for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind }, 0);
-  for (const event of CLIENT_EVENTS) metrics.clientEvents.inc({ event }, 0);
+  for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event }, 0);
   return metrics;
 }
 

@@ -1,5 +1,6 @@
 import { decideRoute } from '@/i18n/routing';
 import { DEFAULT_LOCALE } from '@/shared/locales';
+import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /**
  * The route templates a request is counted under: a fixed set, so metric
@@ -11,7 +12,7 @@ export const ROUTES = [
   '/healthz',
   '/readyz',
   '/metrics',
-  '/api/telemetry',
+  TELEMETRY_ENDPOINT,
   '/builds/latest.json',
   '/builds/meta/[id]',
   '/_next/static',
@@ -27,7 +28,7 @@ export type RouteLabel = (typeof ROUTES)[number];
 
 function templateOf(pathname: string): RouteLabel {
   if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics') return pathname;
-  if (pathname === '/api/telemetry' || pathname === '/builds/latest.json') return pathname;
+  if (pathname === TELEMETRY_ENDPOINT || pathname === '/builds/latest.json') return pathname;
   if (pathname.startsWith('/builds/meta/')) return '/builds/meta/[id]';
   if (pathname.startsWith('/_next/static/')) return '/_next/static';
   if (pathname.startsWith('/_next/image')) return '/_next/image';

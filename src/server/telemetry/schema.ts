@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
+import {
+  BUILD_FILE_KINDS,
+  MAX_EVENT_CAUSE,
+  MAX_EVENT_TEXT,
+  MAX_EVENTS_PER_BEACON,
+  WEB_VITAL_NAMES,
+} from '@/shared/telemetry-events';
 import { routeLabel } from '../observability/route-label';
 
-/** Every string is bounded, so no field can blow up a log line or the memory of a batch. */
-const MAX_TEXT = 200;
-const MAX_CAUSE = 500;
-const MAX_EVENTS = 20;
 /** An hour in milliseconds: no real LCP or INP is longer; anything above is garbage. */
 const MAX_VITAL_VALUE = 3_600_000;
 
-const text = (max = MAX_TEXT) => z.string().max(max);
+/** Every string is bounded, so no field can blow up a log line or the memory of a batch. */
+const text = (max = MAX_EVENT_TEXT) => z.string().max(max);
 const httpStatus = z.number().int().min(0).max(599);
 
 /** Metric labels take browser input only through these, so their values stay a fixed set. */
@@ -22,17 +26,20 @@ const pageRoute = text().transform((value) => {
   return label === '/' || label === '/[locale]' ? label : 'other';
 });
 
-/** z.object strips unknown keys; the discriminated union rejects unknown types. */
+/**
+ * The server's check of src/shared/telemetry-events.ts's `TelemetryEvent`.
+ * z.object strips unknown keys; the discriminated union rejects unknown types.
+ */
 export const telemetryEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('locale_load_failed'),
     locale: localeLabel,
     namespace: namespaceLabel,
-    cause: text(MAX_CAUSE).optional(),
+    cause: text(MAX_EVENT_CAUSE).optional(),
   }),
   z.object({
     type: z.literal('manifest_fetch_failed'),
-    kind: z.enum(['manifest', 'latest']),
+    kind: z.enum(BUILD_FILE_KINDS),
     buildId: text().optional(),
     status: httpStatus.optional(),
   }),
@@ -51,7 +58,7 @@ export const telemetryEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chunk_reload_blocked'), reason: text().optional() }),
   z.object({
     type: z.literal('web_vital'),
-    name: z.enum(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']),
+    name: z.enum(WEB_VITAL_NAMES),
     // zod 4 numbers are finite: Infinity and NaN never pass.
     value: z.number().min(0).max(MAX_VITAL_VALUE),
     locale: localeLabel,
@@ -62,9 +69,10 @@ export const telemetryEventSchema = z.discriminatedUnion('type', [
 
 /** The body of one beacon. */
 export const telemetryBatchSchema = z.object({
-  events: z.array(telemetryEventSchema).min(1).max(MAX_EVENTS),
+  events: z.array(telemetryEventSchema).min(1).max(MAX_EVENTS_PER_BEACON),
 });
 
 export type TelemetryBatchInput = z.input<typeof telemetryBatchSchema>;
 export type TelemetryBatch = z.output<typeof telemetryBatchSchema>;
-export type TelemetryEvent = TelemetryBatch['events'][number];
+/** An event as checked: its label fields reduced to their fixed sets. */
+export type ReceivedTelemetryEvent = TelemetryBatch['events'][number];

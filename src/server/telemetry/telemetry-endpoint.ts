@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import { telemetryBatchSchema, type TelemetryEvent } from './schema';
+import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */
 const MAX_BODY_BYTES = 8192;
@@ -73,7 +73,7 @@ function fail(res: ServerResponse, status: number, error: string, options: { clo
   res.end(JSON.stringify({ error }));
 }
 
-function record(event: TelemetryEvent, { metrics, logger }: TelemetryDeps): void {
+function record(event: ReceivedTelemetryEvent, { metrics, logger }: TelemetryDeps): void {
   metrics.clientEvents.inc({ event: event.type });
   switch (event.type) {
     case 'locale_load_failed': {

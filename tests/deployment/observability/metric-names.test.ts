@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '@/server/observability/route-label';
-import { CLIENT_EVENTS, FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 import { exportedSeries, TARGET_LABELS } from '../support/exported-metrics';
 import { dashboardExpressions, ruleExpressions, type NamedExpression } from '../support/observability-expressions';
 import { recordingRules } from '../support/prometheus-rules';
@@ -9,7 +10,7 @@ import { groupingLabels, vectorSelectors } from '../support/promql';
 const exported = exportedSeries();
 const recorded = new Set(recordingRules().map((rule) => rule.record!));
 /** Label values that come from a fixed list in the app: a matcher on any other value matches nothing, ever. */
-const LABEL_VALUES: Record<string, readonly string[]> = { route: ROUTES, event: CLIENT_EVENTS, kind: FETCH_FAILURE_KINDS, source: ['server', 'client'] };
+const LABEL_VALUES: Record<string, readonly string[]> = { route: ROUTES, event: TELEMETRY_EVENT_TYPES, kind: FETCH_FAILURE_KINDS, source: ['server', 'client'] };
 
 /** Metrics an expression reads that the app does not export (nor, in `known`, something else provides). */
 function unknownMetrics(expression: NamedExpression, known: (metric: string) => boolean): string[] {

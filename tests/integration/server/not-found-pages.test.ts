@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES, localizedPath } from '@/shared/locales';
 import { ROOT, waitForHttp } from '../../../scripts/lib/app-server.mjs';
 import { logLine, request } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
@@ -8,8 +9,9 @@ import { freePort, startServer, type RunningServer } from '../support/server-pro
 /**
  * Our entry answers not-found page loads from a template it had Next render at
  * start-up. Next's own server.js, on the same build, renders every one: the two
- * must send the same page. Payload rows may stream in any order, so they are
- * compared as sets.
+ * must send the same page, in every locale: the proof that the template's
+ * splicing (src/server/serving/not-found/not-found-template.ts) is right.
+ * Payload rows may stream in any order, so they are compared as sets.
  */
 function comparable(html: string): { markup: string; payloadRows: string[] } {
   const payload: string[] = [];
@@ -61,6 +63,7 @@ describe('not-found pages from a template', () => {
     `/${'long'.repeat(80)}`,
     '/ja/e2e-fixtures',
     '/wp-admin/install.php%00',
+    ...LOCALES.map((locale) => localizedPath(locale, '/every-locale/spliced')),
   ])('%s: the same page as Next renders', async (pathname) => {
     const headers = { 'accept-encoding': 'identity' };
     const [fromTemplate, rendered] = await Promise.all([

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES } from '@/i18n/namespaces';
 import { LOCALES } from '@/shared/locales';
-import { CLIENT_EVENTS, createMetrics, FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { createMetrics, FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 
 const BUILD = { buildId: 'b1', version: '0.1.0', revision: 'abc', builtAt: 0 };
 
@@ -9,7 +10,7 @@ describe('createMetrics', () => {
   it('starts every failure and event series at 0, so the first one shows as an increase', async () => {
     const { registry } = createMetrics(BUILD);
     const text = await registry.metrics();
-    for (const event of CLIENT_EVENTS) expect(text).toContain(`meridian_client_events_total{event="${event}"} 0`);
+    for (const event of TELEMETRY_EVENT_TYPES) expect(text).toContain(`meridian_client_events_total{event="${event}"} 0`);
     for (const kind of FETCH_FAILURE_KINDS) expect(text).toContain(`meridian_manifest_fetch_failures_total{kind="${kind}"} 0`);
     const localeSeries = text.split('\n').filter((line) => line.startsWith('meridian_locale_load_failures_total{'));
     expect(localeSeries).toHaveLength(LOCALES.length * NAMESPACES.length * 2);

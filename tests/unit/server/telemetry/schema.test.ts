@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { CLIENT_EVENTS, FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
+import { TELEMETRY_EVENT_TYPES, type TelemetryEvent } from '@/shared/telemetry-events';
 import { telemetryBatchSchema, telemetryEventSchema } from '@/server/telemetry/schema';
 
 const parse = (events: unknown[]) => telemetryBatchSchema.safeParse({ events });
@@ -19,7 +21,7 @@ const vital = (fields: Record<string, unknown> = {}) => ({
 describe('the event types', () => {
   it('are exactly the client events the metrics count', () => {
     const types = telemetryEventSchema.options.map((option) => option.shape.type.value);
-    expect(types).toEqual([...CLIENT_EVENTS]);
+    expect(types).toEqual([...TELEMETRY_EVENT_TYPES]);
   });
 
   it('report fetch failures only with kinds the metrics know', () => {
@@ -154,5 +156,11 @@ describe('an invalid batch', () => {
   it('refuses values JSON cannot carry but a caller could pass', () => {
     expect(parse([vital({ value: Number.POSITIVE_INFINITY })]).success).toBe(false);
     expect(parse([vital({ value: Number.NaN })]).success).toBe(false);
+  });
+});
+
+describe("the browser's side", () => {
+  it('sends exactly what the schema accepts', () => {
+    expectTypeOf<z.input<typeof telemetryEventSchema>>().toEqualTypeOf<TelemetryEvent>();
   });
 });

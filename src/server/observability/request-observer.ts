@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from '@opentelemetry/api';
+import type { Logger } from 'pino';
+import { countSentBytes, localeOfRoute, loggedPath, loggedUserAgent, writeAccessLine } from './access-log';
+import type { Metrics } from './metrics';
+import { countRequestEnd, countRequestStart } from './request-metrics';
+import { methodLabel, routeLabel } from './route-label';
+import { endServerSpan, startServerSpan } from './server-span';
+
+/**
+ * Watches one request on the public port until its response closes: timed,
+ * counted by route template, traced when `tracedScheme` is given (tracing on),
+ * and logged once. Returns the span's context to run the request in, if traced.
+ */
+export function observeRequest(
+  deps: { logger: Logger; metrics: Metrics },
+  req: IncomingMessage,
+  res: ServerResponse,
+  requestId: string,
+  pathname: string,
+  clientAddress: string,
+  tracedScheme: 'http' | 'https' | undefined,
+): Context | undefined {
+  const startedAt = process.hrtime.bigint();
+  const method = methodLabel(req.method);
+  const userAgent = loggedUserAgent(req);
+  const sentBytes = countSentBytes(res);
+  countRequestStart(deps.metrics);
+  const serverSpan = tracedScheme
+    ? startServerSpan(req, { method, path: loggedPath(pathname), scheme: tracedScheme, clientAddress, userAgent })
+    : undefined;
+
+  res.once('close', () => {
+    const status = res.statusCode;
+    const route = routeLabel(pathname, status);
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    countRequestEnd(deps.metrics, method, route, status, seconds);
+    const spanContext = serverSpan?.span.spanContext();
+    if (serverSpan) endServerSpan(serverSpan.span, method, route, status);
+    writeAccessLine(deps.logger, pathname, {
+      request_id: requestId,
+      method,
+      path: loggedPath(pathname),
+      route,
+      status,
+      duration_ms: Math.round(seconds * 1e6) / 1e3,
+      bytes: sentBytes(),
+      locale: localeOfRoute(route, pathname),
+      user_agent: userAgent,
+      remote_address: clientAddress,
+      aborted: res.writableFinished ? undefined : true,
+      ...(spanContext ? { trace_id: spanContext.traceId, span_id: spanContext.spanId } : {}),
+    });
+  });
+  return serverSpan?.context;
+}

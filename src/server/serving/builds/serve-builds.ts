@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
+import type { BuildFiles } from './build-files';
+
+const META_PREFIX = '/builds/meta/';
+
+function json(res: ServerResponse, req: IncomingMessage, status: number, body: Buffer | string, cacheControl: string): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', cacheControl);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/**
+ * `/builds/latest.json` (never cached: it is how open tabs learn of a new
+ * build) and `/builds/meta/<id>.json` (the running build's route manifest,
+ * immutable). Both come from memory; any other id, or any other path under
+ * /builds/, is a JSON 404. Methods other than GET and HEAD never get here
+ * (see allowed-methods.ts).
+ */
+export function serveBuilds(req: IncomingMessage, res: ServerResponse, pathname: string, files: BuildFiles, pollIntervalMs: number): void {
+  if (pathname === '/builds/latest.json') {
+    res.setHeader(POLL_INTERVAL_HEADER, String(pollIntervalMs));
+    return json(res, req, 200, files.latest, 'no-cache, no-store, must-revalidate');
+  }
+  const manifest = pathname.startsWith(META_PREFIX) && pathname.endsWith('.json')
+    ? files.manifests.get(pathname.slice(META_PREFIX.length, -'.json'.length))
+    : undefined;
+  if (manifest) return json(res, req, 200, manifest, 'public, max-age=31536000, immutable');
+  return json(res, req, 404, '{"error":"no such build file"}\n', 'no-store');
+}

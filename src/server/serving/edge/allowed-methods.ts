@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
+
+/** Everything on the public port is read-only, except the beacon endpoint. */
+const READ_ONLY = ['GET', 'HEAD'];
+const BEACONS = ['POST'];
+
+const methodsOf = (pathname: string) => (pathname === TELEMETRY_ENDPOINT ? BEACONS : READ_ONLY);
+
+/** The methods `pathname` answers, as an `Allow` header value. */
+export function allowedMethods(pathname: string): string {
+  return methodsOf(pathname).join(', ');
+}
+
+/**
+ * Answers any method the target does not serve, before anything else sees the
+ * request: TRACE made Next's proxy throw (a 500), and PUT or PROPFIND on a page
+ * returned the page. OPTIONS gets 204 with `Allow`; the rest 405 with `Allow`
+ * and a one-line body. Returns true when it answered.
+ */
+export function refuseMethod(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
+  if (req.method !== undefined && methodsOf(pathname).includes(req.method)) return false;
+  res.setHeader('Allow', allowedMethods(pathname));
+  res.setHeader('Cache-Control', 'no-store');
+  // A body we do not read is not worth draining: the connection closes after the answer.
+  if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') {
+    res.setHeader('Connection', 'close');
+  }
+  if (req.method === 'OPTIONS') {
+    res.statusCode = 204;
+    res.end();
+    return true;
+  }
+  res.statusCode = 405;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.end('Method Not Allowed\n');
+  return true;
+}
+
+/** The answer to a request whose method Node cannot hand us (CONNECT, tokens its parser does not know). */
+export function writeRawMethodNotAllowed(socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = 'Method Not Allowed\n';
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\n' +
+      `Allow: ${READ_ONLY.join(', ')}\r\n` +
+      'Content-Type: text/plain; charset=utf-8\r\n' +
+      'Cache-Control: no-store\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      `Content-Length: ${body.length}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkNextInternals, NextAdapterError } from '@/server/next-adapter';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const builds: string[] = [];
+
+/** A standalone folder whose node_modules holds a Next of `version` with `configLoader` as its config loader. */
+function standaloneWith(version: string, configLoader: string): NodeJS.Require {
+  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-next-adapter-'));
+  builds.push(dir);
+  const next = path.join(dir, 'node_modules', 'next');
+  mkdirSync(path.join(next, 'dist', 'server'), { recursive: true });
+  writeFileSync(path.join(next, 'package.json'), JSON.stringify({ name: 'next', version }));
+  writeFileSync(path.join(next, 'dist', 'server', 'config.js'), configLoader);
+  return createRequire(path.join(dir, 'server.js'));
+}
+
+afterEach(() => {
+  for (const dir of builds.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the Next adapter', () => {
+  it('accepts the Next this project installs', () => {
+    expect(() => checkNextInternals(createRequire(path.join(ROOT, 'server.js')))).not.toThrow();
+  });
+
+  it('refuses another major, naming the installed version', () => {
+    const requireFromBuild = standaloneWith('17.0.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
+    expect(() => checkNextInternals(requireFromBuild)).toThrow(NextAdapterError);
+    expect(() => checkNextInternals(requireFromBuild)).toThrow(
+      /^Next 17\.0\.0 is not supported by src\/server\/next-adapter\.ts: it was written for Next 16\./,
+    );
+  });
+
+  it('refuses a Next whose config loader no longer reads the standalone config', () => {
+    const requireFromBuild = standaloneWith('16.9.0', 'module.exports = {};');
+    expect(() => checkNextInternals(requireFromBuild)).toThrow(
+      'Next 16.9.0 is not supported by src/server/next-adapter.ts: its config loader no longer reads __NEXT_PRIVATE_STANDALONE_CONFIG.',
+    );
+  });
+});

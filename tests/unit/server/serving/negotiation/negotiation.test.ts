@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { isFresh, preferredCoding } from '@/server/serving/negotiation/negotiation';
+
+const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+describe('preferredCoding (RFC 9110 §12.5.3)', () => {
+  it.each([
+    // The RFC's own examples of the field.
+    ['compress, gzip', 'gzip'],
+    ['', 'identity'],
+    ['*', 'br'],
+    ['compress;q=0.5, gzip;q=1.0', 'gzip'],
+    ['gzip;q=1.0, identity; q=0.5, *;q=0', 'gzip'],
+    // A coding with q=0 is refused, even when named as a token elsewhere.
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0, gzip;q=0', 'identity'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip;q=0.5, br;q=0.5', 'br'],
+    ['gzip;q=0.9, br;q=0.5', 'gzip'],
+    ['BR', 'br'],
+    ['*;q=0.1, br;q=0', 'gzip'],
+    // identity is acceptable unless refused by name or by `*;q=0`.
+    ['deflate', 'identity'],
+    ['identity;q=0', undefined],
+    ['*;q=0', undefined],
+    ['identity;q=0, *;q=0', undefined],
+    ['identity;q=0, gzip', 'gzip'],
+  ])('Accept-Encoding "%s" gets %s', (header, expected) => {
+    expect(preferredCoding(request({ 'accept-encoding': header }), ['br', 'gzip', 'identity'])).toBe(expected);
+  });
+
+  it('sends identity when there is no Accept-Encoding at all', () => {
+    expect(preferredCoding(request({}), ['br', 'gzip', 'identity'])).toBe('identity');
+  });
+
+  it('picks only among the codings the resource has', () => {
+    expect(preferredCoding(request({ 'accept-encoding': 'gzip' }), ['br', 'identity'])).toBe('identity');
+    expect(preferredCoding(request({ 'accept-encoding': 'br;q=0, *' }), ['br', 'identity'])).toBe('identity');
+  });
+});
+
+describe('isFresh (RFC 9110 §13.1)', () => {
+  const page = { etag: '"xyzzy"', lastModified: 'Sat, 29 Oct 1994 19:43:31 GMT' };
+
+  it.each([
+    // If-None-Match: lists, weak comparison, `*`.
+    [{ 'if-none-match': '"xyzzy"' }, true],
+    [{ 'if-none-match': 'W/"xyzzy"' }, true],
+    [{ 'if-none-match': '"r2d2xxxx", "c3piozzzz", "xyzzy"' }, true],
+    [{ 'if-none-match': 'W/"r2d2xxxx", W/"xyzzy"' }, true],
+    [{ 'if-none-match': '*' }, true],
+    [{ 'if-none-match': '"r2d2xxxx", "c3piozzzz"' }, false],
+    [{ 'if-none-match': 'xyzzy' }, false],
+    [{ 'if-none-match': '"XYZZY"' }, false],
+    // If-Modified-Since: not modified since that date.
+    [{ 'if-modified-since': 'Sat, 29 Oct 1994 19:43:31 GMT' }, true],
+    [{ 'if-modified-since': 'Sun, 30 Oct 1994 00:00:00 GMT' }, true],
+    [{ 'if-modified-since': 'Fri, 28 Oct 1994 00:00:00 GMT' }, false],
+    [{ 'if-modified-since': 'not a date' }, false],
+    // With If-None-Match present, If-Modified-Since is ignored (§13.1.3).
+    [{ 'if-none-match': '"other"', 'if-modified-since': 'Sun, 30 Oct 1994 00:00:00 GMT' }, false],
+    // A request that asks to revalidate end to end is never answered from the visitor's copy.
+    [{ 'if-none-match': '"xyzzy"', 'cache-control': 'no-cache' }, false],
+    [{}, false],
+  ])('%j: %s', (headers, expected) => {
+    expect(isFresh(request(headers as Record<string, string>), page)).toBe(expected);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compileNotFoundTemplate,
+  fillNotFoundTemplate,
+  fitsTemplate,
+  TEMPLATE_MARKER,
+  TemplateError,
+} from '@/server/serving/not-found/not-found-template';
+
+const M = TEMPLATE_MARKER;
+
+/** The shape of Next's not-found HTML for `/ja/<marker>`: each slot once. */
+const JA_PAGE =
+  `<html lang="ja"><head><link rel="canonical" href="/ja/${M}"/><link rel="alternate" hrefLang="en" href="/${M}"/></head>` +
+  `<body><p>ページが見つかりません：/ja/${M}</p>` +
+  `<script>self.__next_f.push([1,"0:{\\"c\\":[\\"\\",\\"ja\\",\\"${M}\\"],\\"q\\":\\"\\"}\\n` +
+  `5:[\\"$\\",\\"link\\",null,{\\"href\\":\\"/zh-CN/${M}\\"}]\\n` +
+  `6:[\\"$\\",\\"p\\",null,{\\"children\\":\\"ページが見つかりません：/ja/${M}\\"}]\\n"])</script></body></html>`;
+
+describe('compileNotFoundTemplate', () => {
+  it('finds every place the path appears', () => {
+    const template = compileNotFoundTemplate(JA_PAGE, 'ja');
+    expect(template.slots).toEqual(['link-html', 'link-html', 'shown-html', 'segments-payload', 'link-payload', 'shown-payload']);
+    expect(template.pieces.join(M)).toBe(JA_PAGE);
+  });
+
+  it('refuses a page that shows the path somewhere it does not know', () => {
+    expect(() => compileNotFoundTemplate(`${JA_PAGE}<title>${M}</title>`, 'ja')).toThrow(TemplateError);
+  });
+
+  it('refuses a page that lacks a place it must fill', () => {
+    const withoutSegments = JA_PAGE.replace(`\\"c\\":[\\"\\",\\"ja\\",\\"${M}\\"]`, '\\"c\\":[]');
+    expect(() => compileNotFoundTemplate(withoutSegments, 'ja')).toThrow(/segments-payload/);
+  });
+});
+
+describe('fitsTemplate', () => {
+  it.each([
+    ['/foo', 'en', true],
+    ['/a/b/c', 'en', true],
+    ['/ja/x', 'ja', true],
+    ["/zh-CN/a&b'c:d@e", 'zh-CN', true],
+    ['/%E6%97%A5', 'en', true],
+    ['/%zz', 'en', true],
+    ['/ja', 'ja', false],
+    ['/ja/', 'ja', false],
+    ['/a//b', 'en', false],
+    ['/a/', 'en', false],
+    ['/$x', 'en', false],
+    ['/a"b', 'en', false],
+    ['/a<b', 'en', false],
+    ['/日本', 'en', false],
+    [`/${'x'.repeat(1000)}`, 'en', false],
+  ] as const)('%s in %s → %s', (path, locale, expected) => {
+    expect(fitsTemplate(path, locale)).toBe(expected);
+  });
+});
+
+describe('fillNotFoundTemplate', () => {
+  const template = compileNotFoundTemplate(JA_PAGE, 'ja');
+
+  it('puts the decoded path in the text, the raw path in links and its segments in the payload', () => {
+    const html = fillNotFoundTemplate(template, '/ja/a/%E6%97%A5');
+    expect(html).toContain('href="/ja/a/%E6%97%A5"');
+    expect(html).toContain('href="/a/%E6%97%A5"');
+    expect(html).toContain('<p>ページが見つかりません：/ja/a/日</p>');
+    expect(html).toContain('\\"c\\":[\\"\\",\\"ja\\",\\"a\\",\\"%E6%97%A5\\"]');
+    expect(html).toContain('\\"href\\":\\"/zh-CN/a/%E6%97%A5\\"');
+    expect(html).toContain('\\"children\\":\\"ページが見つかりません：/ja/a/日\\"');
+  });
+
+  it('escapes markup in the text and quotes and script ends in the payload', () => {
+    const html = fillNotFoundTemplate(template, "/ja/%3C/script%3E%22'&");
+    expect(html).toContain('<p>ページが見つかりません：/ja/&lt;/script&gt;&quot;&#x27;&amp;</p>');
+    expect(html).toContain('\\"children\\":\\"ページが見つかりません：/ja/\\u003c/script\\u003e\\\\\\"\'\\u0026\\"');
+    expect(html).not.toContain('</script>"');
+  });
+
+  it('escapes line separators that would end a script string', () => {
+    const html = fillNotFoundTemplate(template, '/ja/%E2%80%A8');
+    expect(html).toContain('\\"children\\":\\"ページが見つかりません：/ja/\\u2028\\"');
+  });
+
+  it('cuts the shown path and the links at 200 characters', () => {
+    const long = `/ja/${'a'.repeat(300)}`;
+    const html = fillNotFoundTemplate(template, long);
+    expect(html).toContain(`<p>ページが見つかりません：/ja/${'a'.repeat(196)}…</p>`);
+    expect(html).toContain(`href="/ja/${'a'.repeat(199)}"`);
+    expect(html).toContain(`\\"${'a'.repeat(300)}\\"]`);
+  });
+});
