@@ -47,8 +47,8 @@ describe('values documentation', () => {
   });
 });
 
-describe('the README’s Helm commands, which SREs copy and the cluster tests run', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+describe('the operations guide’s Helm commands, which SREs copy and the cluster tests run', () => {
+  const readme = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
   const chartReadme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
   /** Every `helm install|upgrade` command of the shell blocks, continuation lines joined. */
   const helmCommands = (markdown: string) =>

@@ -4,10 +4,10 @@ import { expect, test } from 'vitest';
 import { deployArgs } from '../../../../scripts/cluster/release.mjs';
 import { ROOT } from '../../../../scripts/lib/app-server.mjs';
 
-test("the cluster tests deploy with the README's own install-and-upgrade command", () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+test("the cluster tests deploy with the operations guide's own install-and-upgrade command", () => {
+  const readme = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
   const command = /^helm (upgrade --install meridian helm\/meridian --namespace web --create-namespace) \\\n\s+(.*)$/m.exec(readme);
-  expect(command, 'the README shows `helm upgrade --install ... --create-namespace \\` and then its flags').not.toBeNull();
+  expect(command, 'docs/operations.md shows `helm upgrade --install ... --create-namespace \\` and then its flags').not.toBeNull();
   const documented = `${command![1]} ${command![2]}`.replace('<build id>', 'BUILD').split(/\s+/);
   expect(deployArgs({ release: 'meridian', namespace: 'web', valuesFile: 'web.yaml', tag: 'BUILD', chart: 'helm/meridian' })).toEqual(documented);
 });
