@@ -18,8 +18,8 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   // Next's own rules with React's (eslint-config-next bundles eslint-plugin-react-hooks'
   // recommended set, the React Compiler rules included), on the site's code only.
-  // Its global ignores are ours above.
-  ...nextCoreWebVitals.filter((block) => block.files).map((block) => ({ ...block, files: ['src/**/*.{ts,tsx}'] })),
+  // Its global ignores give way to ours above.
+  ...nextCoreWebVitals.filter((block) => !block.ignores).map((block) => ({ ...block, files: ['src/**/*.{ts,tsx}'] })),
   {
     files: ['src/**/*.{ts,tsx}'],
     // A missed effect dependency is a stale-value bug, not a style note.
