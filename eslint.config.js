@@ -1,4 +1,5 @@
 // Lint: the one-way imports between the rooms of src/ (see the README's layout).
+import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import tseslint from 'typescript-eslint';
 
 const room = (name) => [`@/${name}/*`, `@/${name}`];
@@ -21,6 +22,15 @@ const SERVER_USES = {
 export default tseslint.config(
   { ignores: ['.next/**', 'node_modules/**', 'bench-results/**', 'test-results/**', 'next-env.d.ts'] },
   ...tseslint.configs.recommended,
+  // Next's own rules with React's (eslint-config-next bundles eslint-plugin-react-hooks'
+  // recommended set, the React Compiler rules included), on the site's code only.
+  // Its global ignores give way to ours above.
+  ...nextCoreWebVitals.filter((block) => !block.ignores).map((block) => ({ ...block, files: ['src/**/*.{ts,tsx}'] })),
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    // A missed effect dependency is a stale-value bug, not a style note.
+    rules: { 'react-hooks/exhaustive-deps': 'error' },
+  },
   ...Object.entries(FORBIDDEN).map(([name, forbidden]) => ({
     files: [`src/${name}/**/*.{ts,tsx}`],
     rules: {

@@ -12,6 +12,7 @@ export default function GlobalError() {
           <div style={{ textAlign: 'center' }}>
             <p style={{ margin: 0, fontWeight: 700, color: '#2f3fd6' }}>500</p>
             <h1 style={{ margin: '0.5rem 0 1.5rem' }}>Internal Server Error</h1>
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- after the root layout failed, recovery is a fresh document load, not a client navigation through the router that just failed. */}
             <a href="/" style={{ color: '#2f3fd6' }}>
               Back to home
             </a>

@@ -113,6 +113,7 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
                   {slide.cta}
                 </SiteLink>
               </div>
+              {/* eslint-disable-next-line @next/next/no-img-element -- SVG slides, the first a data: URL inside the HTML: Next's optimiser does not resize SVG and is off (images.unoptimized in next.config.js). */}
               <img
                 className={styles.image}
                 src={slide.image}
