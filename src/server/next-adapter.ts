@@ -35,7 +35,7 @@ export function checkNextInternals(requireFromBuild: NodeJS.Require): void {
 }
 
 /** Has Next use the config `next build` wrote, as its standalone server.js does. */
-export function useBuildConfig(requireFromBuild: NodeJS.Require, config: unknown): void {
+export function applyBuildConfig(requireFromBuild: NodeJS.Require, config: unknown): void {
   checkNextInternals(requireFromBuild);
   process.env[STANDALONE_CONFIG_VARIABLE] = JSON.stringify(config);
 }

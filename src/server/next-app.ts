@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { useBuildConfig } from './next-adapter';
+import { applyBuildConfig } from './next-adapter';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -17,7 +17,7 @@ export async function loadNextHandler(options: { dir: string; port: number }): P
   };
   // Next is resolved from the standalone folder's own node_modules, as its server.js does.
   const requireFromBuild = createRequire(path.join(options.dir, 'server.js'));
-  useBuildConfig(requireFromBuild, manifest.config);
+  applyBuildConfig(requireFromBuild, manifest.config);
   const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
     prepare(): Promise<void>;
     getRequestHandler(): NextHandler;
