@@ -1,59 +1,28 @@
 'use client';
 
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect } from 'react';
 import { usePathname, useSearchParams } from 'next/navigation';
-import { LoadingBar } from '@/ui/loading-bar/loading-bar';
-import { LoadingOverlay } from '@/ui/overlay/loading-overlay';
+import { LoadingBar } from './loading-bar';
+import { LoadingOverlay } from './loading-overlay';
 import { navigationProgress } from './navigation-progress';
 
-function routeKey(url: URL | Location): string {
-  return `${url.pathname}${url.search}`;
-}
-
-/** A click the App Router turned into a client navigation to another route. */
-function isClientNavigation(event: MouseEvent): boolean {
-  if (!event.defaultPrevented || !(event.target instanceof Element)) return false;
-  const anchor = event.target.closest('a[href]');
-  if (!(anchor instanceof HTMLAnchorElement)) return false;
-  const target = new URL(anchor.href, window.location.href);
-  return target.origin === window.location.origin && routeKey(target) !== routeKey(window.location);
-}
-
-/** Starts the progress on link clicks and history moves; finishes it when the route changes. */
-function NavigationTracker() {
+/**
+ * Ends the progress once the router renders the new route. It starts in
+ * src/instrumentation-client.ts, where the router announces each navigation.
+ */
+function RouteRenderedTracker() {
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const currentRoute = useRef('');
-
-  useEffect(() => {
-    currentRoute.current = routeKey(window.location);
-    navigationProgress.finish();
-  }, [pathname, searchParams]);
-
-  useEffect(() => {
-    const onClick = (event: MouseEvent) => {
-      if (isClientNavigation(event)) navigationProgress.start();
-    };
-    const onPopState = () => {
-      if (routeKey(window.location) !== currentRoute.current) navigationProgress.start();
-    };
-    window.addEventListener('click', onClick);
-    window.addEventListener('popstate', onPopState);
-    return () => {
-      window.removeEventListener('click', onClick);
-      window.removeEventListener('popstate', onPopState);
-    };
-  }, []);
-
+  useEffect(() => navigationProgress.routeRendered(), [pathname, searchParams]);
   return null;
 }
 
-/** The loading bar and overlay, with what drives them. */
-export function NavigationFeedback() {
+/** The loading bar and overlay, and the end of what drives them. */
+export function NavigationProgress() {
   return (
     <>
       <Suspense fallback={null}>
-        <NavigationTracker />
+        <RouteRenderedTracker />
       </Suspense>
       <LoadingBar />
       <LoadingOverlay />
