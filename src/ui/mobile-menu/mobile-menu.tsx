@@ -100,6 +100,11 @@ export function MobileMenu({ children }: { children: ReactNode }) {
       >
         {children}
       </div>
+      {open && (
+        // The rest of the page is inert, so Tab past the panel's end would leave for
+        // the browser's own controls: this stop sends it back to the button.
+        <span tabIndex={0} className="visually-hidden" onFocus={() => buttonRef.current?.focus()} />
+      )}
     </div>
   );
 }
