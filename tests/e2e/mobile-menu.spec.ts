@@ -72,3 +72,15 @@ test('the menu switches language too', async ({ page }) => {
   await expect(page).toHaveURL(/\/ja$/);
   await expect(page.getByRole('button', { name: 'メニューを開く' })).toBeVisible();
 });
+
+test('the rest of the page is inert while the menu is open, and only then', async ({ page }) => {
+  await page.goto('/');
+  const main = page.locator('main').first();
+  await expect(main).toHaveJSProperty('inert', false);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(main).toHaveJSProperty('inert', true);
+  await expect(page.getByRole('button', { name: 'Close menu' })).toHaveJSProperty('inert', false);
+  await page.keyboard.press('Escape');
+  await expect(main).toHaveJSProperty('inert', false);
+});

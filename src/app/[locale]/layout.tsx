@@ -6,7 +6,7 @@ import { ClientMessagesProvider } from '@/i18n/client-messages';
 import { getClientMessages } from '@/i18n/server';
 import { isLocale, LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
-import { NavigationFeedback } from '@/ui/navigation-feedback/navigation-feedback';
+import { NavigationProgress } from '@/ui/navigation-progress/navigation-progress-view';
 import { WebVitalsReporter } from '@/ui/web-vitals/web-vitals-reporter';
 import '@/ui/theme/globals.css';
 
@@ -42,7 +42,7 @@ export default async function LocaleLayout({
     <html lang={locale}>
       <body>
         <ClientMessagesProvider locale={locale} messages={messages}>
-          <NavigationFeedback />
+          <NavigationProgress />
           <WebVitalsReporter locale={locale} />
           <BuildFreshness locale={locale} />
           {children}

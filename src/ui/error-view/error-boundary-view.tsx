@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useParams, useRouter } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
 import { isLocale, localizedPath, DEFAULT_LOCALE } from '@/shared/locales';
-import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
+import { navigationProgress } from '@/ui/navigation-progress/navigation-progress';
 import { ErrorButtonAction, ErrorView } from './error-view';
 import { statusOfError } from './error-status';
 

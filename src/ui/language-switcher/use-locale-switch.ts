@@ -4,7 +4,6 @@ import { useCallback, type MouseEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { serializeLocaleCookie } from '@/shared/locale-cookie';
 import { localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
-import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
 
 /** The same page, query and hash in another locale. */
 export function switchedLocation(target: Locale, location: Pick<Location, 'pathname' | 'search' | 'hash'>): string {
@@ -13,8 +12,9 @@ export function switchedLocation(target: Locale, location: Pick<Location, 'pathn
 
 /**
  * Click handler for a link to another locale: remembers the choice in the
- * cookie and moves to the same page in that locale, with the loading feedback,
- * unless the click's default was already prevented by whoever handles it.
+ * cookie and moves to the same page in that locale (the router's navigation
+ * brings the loading feedback), unless the click's default was already
+ * prevented by whoever handles it.
  * Modified clicks (new tab, download) keep the browser's default.
  */
 export function useLocaleSwitch() {
@@ -28,7 +28,6 @@ export function useLocaleSwitch() {
       event.preventDefault();
       const destination = switchedLocation(target, window.location);
       if (destination === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
-      navigationProgress.start();
       router.push(destination);
     },
     [router],

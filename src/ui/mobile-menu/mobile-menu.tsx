@@ -3,21 +3,23 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { usePathname } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
-import { focusableElements, trapTab } from './focus-trap';
+import { makeRestOfPageInert } from './inert-outside';
 import styles from './mobile-menu.module.css';
 
 const DESKTOP_QUERY = '(min-width: 768px)';
 
 /**
  * Below 768 px the header's menu and switcher fold behind a button; the open
- * panel is a modal dialog: focus stays inside, Escape, an outside click or a
- * navigation close it, focus returns to the button, and the page does not scroll.
+ * panel is a modal dialog: the rest of the page is inert, Escape, an outside
+ * click or a navigation close it, focus returns to the button, and the page
+ * does not scroll.
  * From 768 px up the children simply sit in the header.
  */
 export function MobileMenu({ children }: { children: ReactNode }) {
   const t = useClientT('mobile-menu');
   const [open, setOpen] = useState(false);
   const panelId = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   const pathname = usePathname();
@@ -36,20 +38,20 @@ export function MobileMenu({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!open) return;
+    const menu = rootRef.current;
     const panel = panelRef.current;
     const button = buttonRef.current;
-    if (!panel || !button) return;
+    if (!menu || !panel || !button) return;
     const root = document.documentElement;
     const previousOverflow = root.style.overflow;
     root.style.overflow = 'hidden';
-    focusableElements(panel)[0]?.focus();
+    const restoreRestOfPage = makeRestOfPageInert(menu);
+    panel.querySelector<HTMLElement>('a[href], button:not([disabled])')?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.preventDefault();
         close();
-      } else if (event.key === 'Tab') {
-        trapTab(event, [button, ...focusableElements(panel)]);
       }
     };
     const onPointerDown = (event: PointerEvent) => {
@@ -71,6 +73,7 @@ export function MobileMenu({ children }: { children: ReactNode }) {
     desktop.addEventListener('change', onViewportChange);
     return () => {
       root.style.overflow = previousOverflow;
+      restoreRestOfPage();
       document.removeEventListener('keydown', onKeyDown);
       document.removeEventListener('pointerdown', onPointerDown);
       panel.removeEventListener('click', onPanelClick);
@@ -79,7 +82,7 @@ export function MobileMenu({ children }: { children: ReactNode }) {
   }, [open, close]);
 
   return (
-    <div className={styles.root}>
+    <div ref={rootRef} className={styles.root}>
       <button
         ref={buttonRef}
         type="button"
@@ -102,6 +105,11 @@ export function MobileMenu({ children }: { children: ReactNode }) {
       >
         {children}
       </div>
+      {open && (
+        // The rest of the page is inert, so Tab past the panel's end would leave for
+        // the browser's own controls: this stop sends it back to the button.
+        <span tabIndex={0} className="visually-hidden" onFocus={() => buttonRef.current?.focus()} />
+      )}
     </div>
   );
 }

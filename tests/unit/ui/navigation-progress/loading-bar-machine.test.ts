@@ -5,7 +5,7 @@ import {
   LOADING_BAR_TIMINGS,
   LoadingBarMachine,
   type LoadingBarState,
-} from '@/ui/loading-bar/loading-bar-machine';
+} from '@/ui/navigation-progress/loading-bar-machine';
 
 const { throttleMs, durationMs, hideDelayMs, resetDelayMs } = LOADING_BAR_TIMINGS;
 

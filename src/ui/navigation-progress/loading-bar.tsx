@@ -1,7 +1,7 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
-import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
+import { navigationProgress } from './navigation-progress';
 import styles from './loading-bar.module.css';
 
 /** The thin bar above the page during client navigations. */

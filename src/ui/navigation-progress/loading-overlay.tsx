@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from 'react';
 import { useClientT } from '@/i18n/client-messages';
-import { navigationProgress } from '@/ui/navigation-feedback/navigation-progress';
+import { navigationProgress } from './navigation-progress';
 import styles from './loading-overlay.module.css';
 
 /**

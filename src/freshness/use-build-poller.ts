@@ -1,0 +1,65 @@
+import { useEffect } from 'react';
+import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
+import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
+import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
+import { CURRENT_BUILD_ID } from './current-build';
+import { installFullLoadNavigation } from './full-load-navigation';
+
+const DEFAULT_POLL_INTERVAL_MS = 60_000;
+
+async function fetchLatest() {
+  let response: Response;
+  try {
+    response = await fetch(`/builds/latest.json?${Date.now()}`, { cache: 'no-store' });
+  } catch {
+    throw new PollError(0);
+  }
+  if (!response.ok) throw new PollError(response.status);
+  const body: unknown = await response.json().catch(() => null);
+  return parseLatestBuild(body, response.headers.get('x-build-poll-interval-ms'));
+}
+
+/**
+ * Polls builds/latest.json once the browser is idle and, once a new build is
+ * out, makes the next navigation a full load.
+ */
+export function useBuildPoller(): void {
+  useEffect(() => {
+    let stopPoller = () => {};
+    let stopNavigation = () => {};
+    const cancelIdle = afterIdle(AFTER_IDLE_DELAY_MS, () => {
+      // A page without its build id (a build made without next.config.js) cannot tell builds apart.
+      if (!CURRENT_BUILD_ID) return;
+      stopPoller = startBuildPoller({
+        currentId: CURRENT_BUILD_ID,
+        defaultIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+        firstCheckDelayMs: 0,
+        deps: {
+          fetchLatest,
+          isHidden: () => document.visibilityState === 'hidden',
+          onVisibilityChange: (listener) => {
+            document.addEventListener('visibilitychange', listener);
+            return () => document.removeEventListener('visibilitychange', listener);
+          },
+          random: Math.random,
+          now: Date.now,
+          setTimeout: (run, ms) => window.setTimeout(run, ms),
+          clearTimeout: (handle) => window.clearTimeout(handle as number),
+        },
+        onNewBuild: (id) => {
+          stopNavigation = installFullLoadNavigation();
+          reportTelemetry({ type: 'build_update_detected', from: CURRENT_BUILD_ID, to: id });
+          // Rollouts are watched as they happen: this one is not held back for a batch.
+          flushTelemetry();
+        },
+        onPollFailed: ({ status }) =>
+          reportTelemetry({ type: 'manifest_fetch_failed', kind: 'latest', buildId: CURRENT_BUILD_ID, status }),
+      }).stop;
+    });
+    return () => {
+      cancelIdle();
+      stopPoller();
+      stopNavigation();
+    };
+  }, []);
+}

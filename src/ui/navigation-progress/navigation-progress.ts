@@ -1,0 +1,31 @@
+import { HIDDEN_STATE, LoadingBarMachine, type LoadingBarState } from './loading-bar-machine';
+
+const listeners = new Set<() => void>();
+const machine = new LoadingBarMachine(() => listeners.forEach((listener) => listener()));
+
+/** The path and query the page shows: the router calls a move to it no navigation. */
+let renderedRoute = '';
+
+function routeKey(url: URL | Location): string {
+  return `${url.pathname}${url.search}`;
+}
+
+/** The one navigation in progress, shared by the loading bar and the overlay. */
+export const navigationProgress = {
+  fail: () => machine.fail(),
+  /** The router started a navigation (push, replace or back/forward) to `href`. */
+  routerTransitionStarted(href: string): void {
+    if (routeKey(new URL(href, window.location.href)) !== renderedRoute) machine.start();
+  },
+  /** The router rendered the route the browser now shows. */
+  routeRendered(): void {
+    renderedRoute = routeKey(window.location);
+    machine.finish();
+  },
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  getSnapshot: (): LoadingBarState => machine.current,
+  getServerSnapshot: (): LoadingBarState => HIDDEN_STATE,
+};
