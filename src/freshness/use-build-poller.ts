@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
+import { DEFAULT_BUILD_POLL_INTERVAL_MS, POLL_INTERVAL_HEADER } from '@/shared/build-poll';
 import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
 import { CURRENT_BUILD_ID } from './current-build';
 import { installFullLoadNavigation } from './full-load-navigation';
-
-const DEFAULT_POLL_INTERVAL_MS = 60_000;
 
 async function fetchLatest() {
   let response: Response;
@@ -16,7 +15,7 @@ async function fetchLatest() {
   }
   if (!response.ok) throw new PollError(response.status);
   const body: unknown = await response.json().catch(() => null);
-  return parseLatestBuild(body, response.headers.get('x-build-poll-interval-ms'));
+  return parseLatestBuild(body, response.headers.get(POLL_INTERVAL_HEADER));
 }
 
 /**
@@ -32,7 +31,7 @@ export function useBuildPoller(): void {
       if (!CURRENT_BUILD_ID) return;
       stopPoller = startBuildPoller({
         currentId: CURRENT_BUILD_ID,
-        defaultIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+        defaultIntervalMs: DEFAULT_BUILD_POLL_INTERVAL_MS,
         firstCheckDelayMs: 0,
         deps: {
           fetchLatest,

@@ -1,6 +1,6 @@
 import { compile as compileProxyTrust } from 'proxy-addr';
 import { z } from 'zod';
-import { BUILD_POLL_INTERVAL_BOUNDS_MS } from '@/shared/build-poll';
+import { BUILD_POLL_INTERVAL_BOUNDS_MS, DEFAULT_BUILD_POLL_INTERVAL_MS } from '@/shared/build-poll';
 
 /**
  * Every setting of the server process, read from the environment once at
@@ -70,7 +70,7 @@ const schema = z.object({
   TRUST_PROXY: trustProxy,
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
-  BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, 60_000),
+  BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
