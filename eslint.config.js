@@ -1,5 +1,6 @@
 // Lint: the one-way imports between the rooms of src/ (see the README's layout).
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const room = (name) => [`@/${name}/*`, `@/${name}`];
@@ -58,6 +59,28 @@ export default tseslint.config(
         { patterns: [SERVER_USES, { group: ['@/server/serving/*', '../serving/*'], message: 'src/server/observability may not import src/server/serving: serving calls observability.' }] },
       ],
     },
+  },
+  {
+    // The tooling around the site: typescript-eslint's recommended set (above) in Node's globals.
+    files: ['scripts/**/*.{js,mjs,cjs,ts}', 'tests/**/*.{js,mjs,cjs,ts,tsx}', 'tools/**/*.{js,mjs,cjs,ts}', '*.{js,mjs,cjs,ts}'],
+    languageOptions: { globals: globals.node },
+    // Leaving fields out by destructuring ({ pid, ...rest }) is how the tests drop what varies.
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }] },
+  },
+  {
+    // Tests may import scripts and tools; scripts may import tools; tools import neither.
+    files: ['scripts/**/*.{js,mjs,cjs,ts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/*'], message: 'scripts/ may not import tests/: move what both need to tools/.' }] }] },
+  },
+  {
+    files: ['tools/**/*.{js,mjs,cjs,ts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/scripts/*', '**/tests/*'], message: 'tools/ imports neither scripts/ nor tests/.' }] }] },
+  },
+  {
+    // CommonJS on purpose (the bench's bare server and its preload), so require is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['src/proxy.ts'],

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, round } from './util.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];

@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { CACHE_DIR } from './layout.mjs';
 
 const KUBERNETES_MODULE = path.join(ROOT, 'tools', 'kubernetes');

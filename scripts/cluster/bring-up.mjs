@@ -1,9 +1,9 @@
 // cluster:up: a single-node cluster from the pinned binaries, or the one already running.
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { canListen } from '../lib/ports.mjs';
+import { canListen } from '../../tools/lib/ports.mjs';
 import { ensureDebianPackages } from '../lib/system-deps.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { dnsManifest } from './addons.mjs';
 import { ensureBinaries } from './binaries.mjs';
 import { COMPONENT_NAMES, components, KUBECONFIG_IDENTITIES } from './components.mjs';

@@ -1,5 +1,5 @@
 // kubectl and helm as the cluster's admin: the clients the tests and cluster:up use.
-import { run } from '../lib/command.mjs';
+import { run } from '../../tools/lib/command.mjs';
 import { helmBinary, kubectlBinary } from '../lib/helm.mjs';
 import { PATHS } from './layout.mjs';
 

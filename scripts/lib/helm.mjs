@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureDebianPackages } from './system-deps.mjs';
 
 // Fetched rather than installed: as a devDependency its peer dependency `aws-cdk-lib`

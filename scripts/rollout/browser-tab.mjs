@@ -3,7 +3,7 @@
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
 import { buildIdOfPage } from './answered-build.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 
 /**
  * The text of the next document the tab loads in full. A navigation Chromium

@@ -1,7 +1,7 @@
 // What both rollout scenarios (haproxy, Kubernetes) share: a timeline of marked
 // events, and the checks once the new build is out (the tab hears of it, reports
 // it, Prometheus sees only it, and the tab's next page load is a full load of it).
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { buildsRunningNow, buildUpdatesReported } from './build-views.mjs';
 
 /**

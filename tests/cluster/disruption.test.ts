@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../scripts/rollout/load-generator.mjs';
-import { waitFor } from '../../scripts/lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { evictPod, expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-disruption' };

@@ -6,7 +6,7 @@ import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
 import { deployRelease, releaseObjects } from '../../scripts/cluster/release.mjs';
 import { buildIdOfPage } from '../../scripts/rollout/answered-build.mjs';
 import { runClusterRollout, startReleasePrometheus } from '../../scripts/rollout/cluster-scenario.mjs';
-import { waitFor } from '../../scripts/lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { expectNoFailedRequest, installBuildA, webPods } from './support/releases';
 
 // Staging and production of the same site, in two namespaces of one cluster.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { waitFor } from '../../scripts/lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { evictPod, readyPods, releaseForThisFile } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-single' };

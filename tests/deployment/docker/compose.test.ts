@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { startStack, type ComposeStack } from '../support/compose-stack';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { helmBinary } from '../../../scripts/lib/helm.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');

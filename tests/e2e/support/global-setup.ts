@@ -1,6 +1,6 @@
-import { freePort } from '../../../scripts/lib/ports.mjs';
-import { ensureTestBuilds } from '../../../scripts/lib/build.mjs';
-import { startApp } from '../../../scripts/lib/app-server.mjs';
+import { freePort } from '../../../tools/lib/ports.mjs';
+import { ensureTestBuilds } from '../../../tools/lib/builds.mjs';
+import { startApp } from '../../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
 
 /**

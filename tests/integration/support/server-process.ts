@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../scripts/lib/app-server.mjs';
-import { freePort } from '../../../scripts/lib/ports.mjs';
+import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../tools/lib/app-server.mjs';
+import { freePort } from '../../../tools/lib/ports.mjs';
 
 export { freePort };
 
