@@ -3,6 +3,9 @@ import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** eslint-plugin-import, as eslint-config-next brings it (one copy, so the flat config sees one plugin). */
+const importPlugin = nextCoreWebVitals.find((block) => block.plugins?.import).plugins.import;
+
 const room = (name) => [`@/${name}/*`, `@/${name}`];
 
 /** Which rooms each room may not import. */
@@ -64,8 +67,13 @@ export default tseslint.config(
     // The tooling around the site: typescript-eslint's recommended set (above) in Node's globals.
     files: ['scripts/**/*.{js,mjs,cjs,ts}', 'tests/**/*.{js,mjs,cjs,ts,tsx}', 'tools/**/*.{js,mjs,cjs,ts}', '*.{js,mjs,cjs,ts}'],
     languageOptions: { globals: globals.node },
-    // Leaving fields out by destructuring ({ pid, ...rest }) is how the tests drop what varies.
-    rules: { '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }] },
+    plugins: { import: importPlugin },
+    rules: {
+      // Leaving fields out by destructuring ({ pid, ...rest }) is how the tests drop what varies.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      // Every package imported is one package.json declares, never one that happens to be hoisted.
+      'import/no-extraneous-dependencies': ['error', { devDependencies: true }],
+    },
   },
   {
     // Tests may import scripts and tools; scripts may import tools; tools import neither.

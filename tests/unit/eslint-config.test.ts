@@ -95,6 +95,12 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
     }
   });
 
+  it('fails on a package package.json does not declare, even when npm hoisted it', async () => {
+    const code = "import retry from 'retry';\nimport { lock } from 'proper-lockfile';\nexport { retry, lock };\n";
+    const errors = await toolingErrorsIn(code, 'tests/support/lint-fixture.ts');
+    expect(errors).toEqual(['import/no-extraneous-dependencies']);
+  });
+
   it('lets CommonJS files require', async () => {
     expect(await toolingErrorsIn("const http = require('node:http');\nmodule.exports = http;\n", 'scripts/bench/lint-fixture.cjs')).toEqual([]);
   });
