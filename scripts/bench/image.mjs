@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { buildRevision, resolveBuildId } from '../build-server/build-identity.mjs';
-import { ensureDockerEngine } from '../lib/docker-engine.mjs';
+import { ensureDockerEngine } from '../../tools/docker-engine.mjs';
 import { heading, log, round } from './util.mjs';
 
 export const IMAGE_TARGETS = { layersAboveBaseMB: 80, readySeconds: 2 };

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from '../../tools/lib/app-server.mjs';
 import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../../tools/lib/builds.mjs';
-import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../lib/system-deps.mjs';
+import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../../tools/debian-packages.mjs';
 import { log, loud, onPath, runInherit } from './util.mjs';
 
 export const LIGHTHOUSE_VERSION = '12.8.2';

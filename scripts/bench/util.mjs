@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 
 // The project's Chromium and its flags (headless mode is added by each caller).
-export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
+export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 
 export function log(message = '') {
   process.stdout.write(`${message}\n`);

@@ -4,7 +4,7 @@ import { freePort } from '../../tools/lib/ports.mjs';
 import { appSlot } from './app-slot.mjs';
 import { buildsRunningNow } from './build-views.mjs';
 import { startHaproxy } from './haproxy.mjs';
-import { startPrometheus } from '../lib/prometheus.mjs';
+import { startPrometheus } from './prometheus.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 
 /**

@@ -27,7 +27,7 @@ export function createTimeline(log) {
 /**
  * After the roll to `to`: the tab's poll answered by it, its beacon counted,
  * Prometheus seeing only it, and the tab's next link click loading it in full.
- * @param {{ tab: Awaited<ReturnType<typeof import('./browser-tab.mjs').openTab>>, prometheus: Awaited<ReturnType<typeof import('../lib/prometheus.mjs').startPrometheus>>, to: string, timeline: ReturnType<typeof createTimeline>, detectionMs: number, timeoutMs?: number }} options
+ * @param {{ tab: Awaited<ReturnType<typeof import('./browser-tab.mjs').openTab>>, prometheus: Awaited<ReturnType<typeof import('./prometheus.mjs').startPrometheus>>, to: string, timeline: ReturnType<typeof createTimeline>, detectionMs: number, timeoutMs?: number }} options
  */
 export async function witnessNewBuild({ tab, prometheus, to, timeline, detectionMs, timeoutMs = 10_000 }) {
   const detection = await tab.waitForPollAnswer(to, detectionMs);

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
-import { ensureBrowser } from '../../scripts/lib/system-deps.mjs';
+import { ensureBrowser } from '../../tools/debian-packages.mjs';
 import { playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
