@@ -1,6 +1,10 @@
 // Lint: the one-way imports between the rooms of src/ (see the README's layout).
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** eslint-plugin-import, as eslint-config-next brings it (one copy, so the flat config sees one plugin). */
+const importPlugin = nextCoreWebVitals.find((block) => block.plugins?.import).plugins.import;
 
 const room = (name) => [`@/${name}/*`, `@/${name}`];
 
@@ -58,6 +62,33 @@ export default tseslint.config(
         { patterns: [SERVER_USES, { group: ['@/server/serving/*', '../serving/*'], message: 'src/server/observability may not import src/server/serving: serving calls observability.' }] },
       ],
     },
+  },
+  {
+    // The tooling around the site: typescript-eslint's recommended set (above) in Node's globals.
+    files: ['scripts/**/*.{js,mjs,cjs,ts}', 'tests/**/*.{js,mjs,cjs,ts,tsx}', 'tools/**/*.{js,mjs,cjs,ts}', '*.{js,mjs,cjs,ts}'],
+    languageOptions: { globals: globals.node },
+    plugins: { import: importPlugin },
+    rules: {
+      // Leaving fields out by destructuring ({ pid, ...rest }) is how the tests drop what varies.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      // Every package imported is one package.json declares, never one that happens to be hoisted.
+      'import/no-extraneous-dependencies': ['error', { devDependencies: true }],
+    },
+  },
+  {
+    // Tests may import scripts and tools; scripts may import tools; tools import neither.
+    files: ['scripts/**/*.{js,mjs,cjs,ts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/*'], message: 'scripts/ may not import tests/: move what both need to tools/.' }] }] },
+  },
+  {
+    files: ['tools/**/*.{js,mjs,cjs,ts}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/scripts/*', '**/tests/*'], message: 'tools/ imports neither scripts/ nor tests/.' }] }] },
+  },
+  {
+    // CommonJS on purpose (the bench's bare server and its preload), so require is how they import.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['src/proxy.ts'],

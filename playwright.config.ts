@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/lib/system-deps.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tools/debian-packages.mjs';
 
 export default defineConfig({
   testDir: 'tests/e2e',

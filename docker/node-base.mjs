@@ -15,8 +15,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, succeeds } from '../scripts/lib/command.mjs';
-import { ensureDebianPackages } from '../scripts/lib/system-deps.mjs';
+import { run, succeeds } from '../tools/lib/command.mjs';
+import { ensureDebianPackages } from '../tools/debian-packages.mjs';
 
 const SUITE = 'bookworm';
 const MIRROR = 'http://deb.debian.org/debian';

@@ -15,7 +15,7 @@
 // runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
 // bench-results/summary.json is kept.
 import path from 'node:path';
-import { ROOT, startApp } from './lib/app-server.mjs';
+import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from './bench/ceiling.mjs';
 import { measureImage } from './bench/image.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
@@ -141,7 +141,7 @@ async function main() {
     if (runs('throughput') || runs('js') || runs('lighthouse')) {
       heading('App server');
       app = await startApp({ port });
-      log(`Started the app server (scripts/lib/app-server.mjs) at ${app.url}`);
+      log(`Started the app server (tools/lib/app-server.mjs) at ${app.url}`);
     }
     if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
     if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));

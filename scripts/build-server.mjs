@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ROOT } from './lib/app-server.mjs';
-import { buildRevision } from './lib/build-identity.mjs';
+import { ROOT } from '../tools/lib/app-server.mjs';
+import { buildRevision } from './build-server/build-identity.mjs';
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 

@@ -3,9 +3,9 @@
 // kube-proxy, CoreDNS) built from pinned Go modules. Progress goes to stderr; `up`
 // prints shell exports on stdout, so `eval "$(npm run --silent cluster:up)"` sets
 // KUBECONFIG and puts kubectl and helm on PATH.
-import { kubernetesClientsDir } from './lib/helm.mjs';
+import { kubernetesClientsDir } from '../tools/kubernetes-clients.mjs';
 import { clusterRunning, clusterUp } from './cluster/bring-up.mjs';
-import { ensureBinaries } from './cluster/binaries.mjs';
+import { ensureBinaries } from '../tools/cluster-binaries.mjs';
 import { importDockerImages } from './cluster/images.mjs';
 import { PATHS } from './cluster/layout.mjs';
 import { clusterDown } from './cluster/teardown.mjs';

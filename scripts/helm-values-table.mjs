@@ -2,8 +2,8 @@
 // helm/meridian/values.yaml. The chart tests fail while the README is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib/app-server.mjs';
-import { withValuesTable } from './lib/helm-values-docs.mjs';
+import { ROOT } from '../tools/lib/app-server.mjs';
+import { withValuesTable } from './helm-values-table/helm-values-docs.mjs';
 
 const chart = path.join(ROOT, 'helm', 'meridian');
 const readmePath = path.join(chart, 'README.md');

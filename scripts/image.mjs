@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureNodeBase } from '../docker/node-base.mjs';
-import { ROOT } from './lib/app-server.mjs';
-import { buildRevision, resolveBuildId } from './lib/build-identity.mjs';
-import { run, succeeds } from './lib/command.mjs';
-import { engineAnswers } from './lib/docker-engine.mjs';
+import { ROOT } from '../tools/lib/app-server.mjs';
+import { buildRevision, resolveBuildId } from './build-server/build-identity.mjs';
+import { run, succeeds } from '../tools/lib/command.mjs';
+import { engineAnswers } from '../tools/docker-engine.mjs';
 
 /** The Dockerfile's own default, so the two never disagree. */
 function defaultNodeImage() {

@@ -6,8 +6,8 @@
 // `npm run rollout:demo -- --cluster`: the same picture of a `helm upgrade` on the
 // local Kubernetes cluster (scripts/rollout/cluster-demo.mjs), which it starts or reuses.
 import path from 'node:path';
-import { ROOT } from './lib/app-server.mjs';
-import { ensureTestBuilds, TEST_BUILDS } from './lib/build.mjs';
+import { ROOT } from '../tools/lib/app-server.mjs';
+import { ensureTestBuilds, TEST_BUILDS } from '../tools/lib/builds.mjs';
 import { runClusterDemo } from './rollout/cluster-demo.mjs';
 import { writeRolloutReport } from './rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from './rollout/scenario.mjs';

@@ -1,6 +1,6 @@
 // Processes for the server-overhead stage: Next's own standalone server.js and our entry
 // serving the same build, a local OTLP/HTTP receiver for the tracing variant, and
-// memory readings. Unlike startApp (scripts/lib/app-server.mjs), which keeps all output,
+// memory readings. Unlike startApp (tools/lib/app-server.mjs), which keeps all output,
 // these servers' stdout is read and thrown away once they are ready: our entry logs
 // one JSON line per request, and a pipe nobody drains would block it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
+import { ROOT, SERVER_ENTRY } from '../../tools/lib/app-server.mjs';
 import { freePort } from './util.mjs';
 
 export const STANDALONE = path.join(ROOT, '.next/standalone');

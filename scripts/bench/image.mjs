@@ -2,9 +2,9 @@
 // container takes from `docker run` to an answering /readyz. Builds the image
 // with `npm run image` first (the engine's layer cache makes a rebuild quick).
 import { execFileSync } from 'node:child_process';
-import { ROOT } from '../lib/app-server.mjs';
-import { buildRevision, resolveBuildId } from '../lib/build-identity.mjs';
-import { ensureDockerEngine } from '../lib/docker-engine.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { buildRevision, resolveBuildId } from '../build-server/build-identity.mjs';
+import { ensureDockerEngine } from '../../tools/docker-engine.mjs';
 import { heading, log, round } from './util.mjs';
 
 export const IMAGE_TARGETS = { layersAboveBaseMB: 80, readySeconds: 2 };

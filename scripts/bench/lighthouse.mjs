@@ -1,27 +1,12 @@
 // Lighthouse 12 (default mobile config) against one page, with Chromium from chrome-launcher.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ROOT } from '../lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, round } from './util.mjs';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const CHECKED_CATEGORIES = ['accessibility', 'best-practices', 'seo'];
 const SCORE_MODES = new Set(['binary', 'numeric', 'metricSavings']);
-
-/**
- * chrome-launcher comes with lighthouse (installed at run time, hence the late imports);
- * npm hoists it, else take the copy nested under lighthouse.
- */
-async function loadChromeLauncher() {
-  try {
-    return await import('chrome-launcher');
-  } catch {
-    const nested = createRequire(path.join(ROOT, 'node_modules/lighthouse/package.json')).resolve('chrome-launcher');
-    return import(pathToFileURL(nested).href);
-  }
-}
 
 /** A short text for one row of an audit's details: the element when there is one, and why. */
 function describeItem(item) {
@@ -82,7 +67,7 @@ function lcpPhases(lhr) {
 export async function runLighthouse(url, { reportFile }) {
   heading('Lighthouse 12 (mobile, default config)');
   const { default: lighthouse } = await import('lighthouse');
-  const chromeLauncher = await loadChromeLauncher();
+  const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],

@@ -1,9 +1,9 @@
 // Makes sure wrk, Chromium, Lighthouse 12 and a production build exist, installing what is missing.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
-import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../lib/build.mjs';
-import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../lib/system-deps.mjs';
+import { ROOT, SERVER_ENTRY } from '../../tools/lib/app-server.mjs';
+import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../../tools/lib/builds.mjs';
+import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../../tools/debian-packages.mjs';
 import { log, loud, onPath, runInherit } from './util.mjs';
 
 export const LIGHTHOUSE_VERSION = '12.8.2';
@@ -58,7 +58,7 @@ function waitForOtherBuild(timeoutMs = 10 * 60_000) {
   while (!done() && Date.now() < settle) sleepSync(1000);
 }
 
-/** Which sources and settings the build in .next was made from (scripts/lib/build.mjs keeps a hash). */
+/** Which sources and settings the build in .next was made from (tools/lib/builds.mjs keeps a hash). */
 function describeBuild() {
   const file = path.join(ROOT, '.next/meridian-source-hash');
   const current = existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
@@ -70,7 +70,7 @@ function describeBuild() {
 /**
  * Reuses the build in .next when there is one (BENCH_REBUILD=1 rebuilds it when it is not a
  * production build of the current sources); builds with `npm run build` (next build plus the
- * server entry that scripts/lib/app-server.mjs starts) when it is missing.
+ * server entry that tools/lib/app-server.mjs starts) when it is missing.
  */
 export function ensureBuild() {
   delete process.env.MERIDIAN_E2E_FIXTURES; // benchmark the production page set, never the e2e fixtures

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 
 // The project's Chromium and its flags (headless mode is added by each caller).
-export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
+export { CHROMIUM_ARGS as CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 
 export function log(message = '') {
   process.stdout.write(`${message}\n`);
@@ -59,7 +59,7 @@ export function runCapture(command, args, options = {}) {
 }
 
 /** A TCP port that is free on 127.0.0.1 right now (bind port 0, read it, release it). */
-export { freePort } from '../lib/ports.mjs';
+export { freePort } from '../../tools/lib/ports.mjs';
 
 /** Positive number from an environment variable, or the default. */
 export function envNumber(name, fallback) {

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureNodeBase } from '../../docker/node-base.mjs';
-import { ROOT } from '../lib/app-server.mjs';
-import { run } from '../lib/command.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { run } from '../../tools/lib/command.mjs';
 
 /** The two builds a rollout on the cluster moves between; their ids are their image tags. */
 export const CLUSTER_BUILDS = { a: 'cluster-a', b: 'cluster-b' };

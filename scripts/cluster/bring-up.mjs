@@ -1,11 +1,11 @@
 // cluster:up: a single-node cluster from the pinned binaries, or the one already running.
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { canListen } from '../lib/ports.mjs';
-import { ensureDebianPackages } from '../lib/system-deps.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { canListen } from '../../tools/lib/ports.mjs';
+import { ensureDebianPackages } from '../../tools/debian-packages.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { dnsManifest } from './addons.mjs';
-import { ensureBinaries } from './binaries.mjs';
+import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { COMPONENT_NAMES, components, KUBECONFIG_IDENTITIES } from './components.mjs';
 import { writeConfigFiles } from './config-files.mjs';
 import { probe, waitHealthy } from './health.mjs';

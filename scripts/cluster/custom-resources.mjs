@@ -2,7 +2,7 @@
 // PrometheusRule, HTTPRoute), from the projects' own sources, pinned as Go modules.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from '../lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { kubectl } from './kubectl.mjs';
 
 /** Pinned in tools/crds/go.mod (and go.sum): the projects that define the chart's optional kinds. */

@@ -1,7 +1,7 @@
 // Health probes for the components, and a bounded wait that names what is not ready.
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { logTail } from './processes.mjs';
 import { pkiFiles } from './pki.mjs';
 

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { run } from '../lib/command.mjs';
+import { run } from '../../tools/lib/command.mjs';
 import { CONTAINERD_NAMESPACE, PATHS, SYSTEM_IMAGES } from './layout.mjs';
 import { writeBinaryImage } from './oci-image.mjs';
 

@@ -1,6 +1,6 @@
 // kubectl and helm as the cluster's admin: the clients the tests and cluster:up use.
-import { run } from '../lib/command.mjs';
-import { helmBinary, kubectlBinary } from '../lib/helm.mjs';
+import { run } from '../../tools/lib/command.mjs';
+import { helmBinary, kubectlBinary } from '../../tools/kubernetes-clients.mjs';
 import { PATHS } from './layout.mjs';
 
 const adminEnv = () => ({ ...process.env, KUBECONFIG: PATHS.adminKubeconfig });

@@ -1,14 +1,11 @@
 // Where the local cluster lives: its folders, addresses, ports and names, declared
 // once. Every address sits in 198.18.0.0/15, the block set aside for network
 // testing (RFC 2544), so no test traffic can reach a real network.
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** All state of one cluster: certificates, configs, logs, etcd and containerd data. */
 export const STATE_DIR = process.env.MERIDIAN_CLUSTER_DIR || path.join(tmpdir(), 'meridian-cluster');
-
-/** Built binaries, kept per machine across clusters and keyed by the pinned versions. */
-export const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'meridian', 'kubernetes');
 
 export const NODE_NAME = 'meridian-node';
 

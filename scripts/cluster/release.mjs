@@ -3,7 +3,7 @@
 // values file and the build id as the image tag, rollback, helm test.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { ROOT, waitForHttp } from '../../tools/lib/app-server.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');

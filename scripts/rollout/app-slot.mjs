@@ -1,7 +1,7 @@
 // One place in the load balancer's backend (a pod, in Kubernetes terms): its
 // ports stay, the app process in it is replaced.
-import { startApp } from '../lib/app-server.mjs';
-import { freePort } from '../lib/ports.mjs';
+import { startApp } from '../../tools/lib/app-server.mjs';
+import { freePort } from '../../tools/lib/ports.mjs';
 
 /**
  * @typedef {{ id: string, entry: string }} Build

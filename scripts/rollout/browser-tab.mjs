@@ -1,9 +1,9 @@
 // A visitor's open tab during the rollout: Chromium on the home page, polling
 // builds/latest.json through the load balancer like every open tab does.
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 import { buildIdOfPage } from './answered-build.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 
 /**
  * The text of the next document the tab loads in full. A navigation Chromium

@@ -11,7 +11,7 @@ import { installCustomResourceDefinitions } from '../cluster/custom-resources.mj
 import { importDockerImages } from '../cluster/images.mjs';
 import { kubectl } from '../cluster/kubectl.mjs';
 import { createRestrictedNamespace, deployRelease, localClusterValues, uninstallRelease, writeValuesFile } from '../cluster/release.mjs';
-import { engineAnswers } from '../lib/docker-engine.mjs';
+import { engineAnswers } from '../../tools/docker-engine.mjs';
 import { runClusterRollout } from './cluster-scenario.mjs';
 
 const RELEASE = { release: 'meridian', namespace: 'meridian-demo' };

@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureBinaries } from '../cluster/binaries.mjs';
+import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { PATHS } from '../cluster/layout.mjs';
 import { releaseObjects, waitForNodePort } from '../cluster/release.mjs';
-import { freePort } from '../lib/ports.mjs';
-import { startPrometheus } from '../lib/prometheus.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { freePort } from '../../tools/lib/ports.mjs';
+import { startPrometheus } from './prometheus.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { openTab } from './browser-tab.mjs';
 import { buildsRunningNow, buildsSeenBetween } from './build-views.mjs';
 import { startLoad } from './load-generator.mjs';
@@ -45,7 +45,7 @@ export async function startReleasePrometheus(releaseRefs, dir) {
       ruleFiles.push(file);
     }
   }
-  // Built with the cluster (scripts/cluster/binaries.mjs): Debian's has no Kubernetes discovery.
+  // Built with the cluster (tools/cluster-binaries.mjs): Debian's has no Kubernetes discovery.
   const binary = path.join(ensureBinaries(() => {}), 'prometheus');
   return startPrometheus({ dir, port: await freePort(), scrapeConfigs, ruleFiles, scrapeInterval: SCRAPE_INTERVAL, binary });
 }

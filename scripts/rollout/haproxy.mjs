@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { exitAsFailure, waitFor } from '../lib/wait.mjs';
+import { exitAsFailure, waitFor } from '../../tools/lib/wait.mjs';
 import { haproxyConfig } from './haproxy-config.mjs';
 
 const HAPROXY_PATH = '/usr/sbin/haproxy';

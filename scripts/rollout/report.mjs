@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/system-deps.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 import { rolloutChartSvg } from './chart-svg.mjs';
 import { trafficTotals } from './traffic-totals.mjs';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureBrowser, ensureDebianPackages } from '../lib/system-deps.mjs';
+import { ensureBrowser, ensureDebianPackages } from '../../tools/debian-packages.mjs';
 import { openTab } from './browser-tab.mjs';
 import { buildsSeenBetween } from './build-views.mjs';
 import { DETECTION_MS } from './haproxy-config.mjs';

@@ -1,11 +1,11 @@
 // What a rollout runs in: app processes of one build in their slots, haproxy
 // in front of them, Prometheus scraping them; started together, stopped together.
-import { freePort } from '../lib/ports.mjs';
+import { freePort } from '../../tools/lib/ports.mjs';
 import { appSlot } from './app-slot.mjs';
 import { buildsRunningNow } from './build-views.mjs';
 import { startHaproxy } from './haproxy.mjs';
-import { startPrometheus } from '../lib/prometheus.mjs';
-import { waitFor } from '../lib/wait.mjs';
+import { startPrometheus } from './prometheus.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 
 /**
  * Starts `slotCount` processes of `build` (each with `appEnv`), Prometheus and

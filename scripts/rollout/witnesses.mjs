@@ -1,7 +1,7 @@
 // What both rollout scenarios (haproxy, Kubernetes) share: a timeline of marked
 // events, and the checks once the new build is out (the tab hears of it, reports
 // it, Prometheus sees only it, and the tab's next page load is a full load of it).
-import { waitFor } from '../lib/wait.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { buildsRunningNow, buildUpdatesReported } from './build-views.mjs';
 
 /**
@@ -27,7 +27,7 @@ export function createTimeline(log) {
 /**
  * After the roll to `to`: the tab's poll answered by it, its beacon counted,
  * Prometheus seeing only it, and the tab's next link click loading it in full.
- * @param {{ tab: Awaited<ReturnType<typeof import('./browser-tab.mjs').openTab>>, prometheus: Awaited<ReturnType<typeof import('../lib/prometheus.mjs').startPrometheus>>, to: string, timeline: ReturnType<typeof createTimeline>, detectionMs: number, timeoutMs?: number }} options
+ * @param {{ tab: Awaited<ReturnType<typeof import('./browser-tab.mjs').openTab>>, prometheus: Awaited<ReturnType<typeof import('./prometheus.mjs').startPrometheus>>, to: string, timeline: ReturnType<typeof createTimeline>, detectionMs: number, timeoutMs?: number }} options
  */
 export async function witnessNewBuild({ tab, prometheus, to, timeline, detectionMs, timeoutMs = 10_000 }) {
   const detection = await tab.waitForPollAnswer(to, detectionMs);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../scripts/cluster/bring-up.mjs';
 import { NETWORK, PATHS, PORTS, STATE_DIR } from '../../scripts/cluster/layout.mjs';
 import { isAlive } from '../../scripts/cluster/processes.mjs';
-import { ROOT } from '../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
 function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

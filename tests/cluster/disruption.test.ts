@@ -1,8 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { kubectl } from '../../scripts/cluster/kubectl.mjs';
 import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../scripts/rollout/load-generator.mjs';
-import { waitFor } from '../../scripts/lib/wait.mjs';
 import { evictPod, expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-disruption' };
@@ -12,11 +11,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until the Deployment is back to two Ready pods and every old one is gone. */
 async function waitForTwoFreshPods(replaced: string[]) {
-  await waitFor('two Ready pods, none of them replaced ones', async () => {
+  // Until two Ready pods are back, none of them a replaced one.
+  await vi.waitFor(async () => {
     const pods = await webPods(ref);
     const ready = await readyPods(ref);
     if (ready.length !== 2 || pods.some((pod) => replaced.includes(pod.metadata.name))) throw new Error(`pods: ${pods.map((pod) => pod.metadata.name).join(', ')}; ready: ${ready.join(', ')}`);
-  }, { timeoutMs: 120_000, intervalMs: 500 });
+  }, { timeout: 120_000, interval: 500 });
 }
 
 /** Runs `disrupt` under steady load and returns the traffic counts. */

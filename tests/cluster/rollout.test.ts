@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { currentRevision, deployRelease, releaseObjects, rollbackRelease } from '../../scripts/cluster/release.mjs';
-import { ROOT } from '../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
 import { runClusterRollout } from '../../scripts/rollout/cluster-scenario.mjs';
 import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
 import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
 import { deployRelease, releaseObjects } from '../../scripts/cluster/release.mjs';
 import { buildIdOfPage } from '../../scripts/rollout/answered-build.mjs';
 import { runClusterRollout, startReleasePrometheus } from '../../scripts/rollout/cluster-scenario.mjs';
-import { waitFor } from '../../scripts/lib/wait.mjs';
 import { expectNoFailedRequest, installBuildA, webPods } from './support/releases';
 
 // Staging and production of the same site, in two namespaces of one cluster.
@@ -56,17 +55,19 @@ describe('two releases side by side on one cluster', () => {
         for (const { expr } of rules) expect(expr).not.toContain('job="meridian"');
         const scope = `job="${ref.release}-metrics", namespace="${ref.namespace}"`;
         expect(rules.some(({ expr }: { expr: string }) => expr.includes(scope))).toBe(true);
-        await waitFor(`two targets of ${ref.namespace} up`, async () => {
+        // Until both pods of the release are scraped as up.
+        await vi.waitFor(async () => {
           const [sample] = await prometheus.query(`count(up{${scope}} == 1)`);
           if (sample?.value[1] !== '2') throw new Error(`count is ${sample?.value[1] ?? 'none'}`);
-        }, { timeoutMs: 30_000, intervalMs: 500 });
+        }, { timeout: 30_000, interval: 500 });
       }
       // The recorded series of both releases coexist, each labelled with its own namespace.
-      await waitFor('both releases to record their availability objective', async () => {
+      // Until both releases record their availability objective.
+      await vi.waitFor(async () => {
         const samples = await prometheus.query('meridian:slo_availability_objective');
         const namespaces = samples.map((sample) => sample.metric.namespace).sort();
         if (namespaces.join() !== [production.namespace, staging.namespace].sort().join()) throw new Error(`namespaces: ${namespaces.join(', ')}`);
-      }, { timeoutMs: 30_000, intervalMs: 500 });
+      }, { timeout: 30_000, interval: 500 });
     } finally {
       await prometheus.stop();
     }

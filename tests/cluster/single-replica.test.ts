@@ -1,5 +1,4 @@
-import { describe, expect, test } from 'vitest';
-import { waitFor } from '../../scripts/lib/wait.mjs';
+import { describe, expect, test, vi } from 'vitest';
 import { evictPod, readyPods, releaseForThisFile } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-single' };
@@ -12,10 +11,11 @@ describe('one replica', () => {
     const [only] = await readyPods(ref);
     if (!only) throw new Error('the release should have one Ready pod');
     await evictPod(ref, only);
-    await waitFor('a new Ready pod in place of the evicted one', async () => {
+    // Until a new Ready pod stands in place of the evicted one.
+    await vi.waitFor(async () => {
       const ready = await readyPods(ref);
       if (ready.length !== 1 || ready[0] === only) throw new Error(`ready: ${ready.join(', ') || 'none'}`);
-    }, { timeoutMs: 120_000, intervalMs: 500 });
+    }, { timeout: 120_000, interval: 500 });
     expect(await readyPods(ref)).not.toContain(only);
   });
 });

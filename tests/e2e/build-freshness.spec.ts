@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { startApp } from '../../scripts/lib/app-server.mjs';
-import { TEST_BUILDS } from '../../scripts/lib/build.mjs';
-import { freePort } from '../../scripts/lib/ports.mjs';
+import { startApp } from '../../tools/lib/app-server.mjs';
+import { TEST_BUILDS } from '../../tools/lib/builds.mjs';
+import { freePort } from '../../tools/lib/ports.mjs';
 import { clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { ROOT } from '../../scripts/lib/app-server.mjs';
-import { TEST_BUILDS } from '../../scripts/lib/build.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { TEST_BUILDS } from '../../tools/lib/builds.mjs';
 import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from '../../scripts/rollout/scenario.mjs';
 import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';

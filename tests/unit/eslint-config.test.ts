@@ -81,3 +81,37 @@ export const port = config.port;
     expect(await errorsIn(code)).toContain('no-restricted-imports');
   });
 });
+
+/** The rules that fail the lint for this code at `filePath` in the tooling around the site. */
+async function toolingErrorsIn(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? message.message);
+}
+
+describe('eslint.config.js on scripts/, tests/ and tools/', () => {
+  it("runs typescript-eslint's recommended rules on scripts, tests and tools", async () => {
+    for (const filePath of ['scripts/bench/lint-fixture.mjs', 'tests/support/lint-fixture.ts', 'tools/lib/lint-fixture.mjs']) {
+      expect(await toolingErrorsIn('export const value = (unused) => process.cwd();\n', filePath)).toContain('@typescript-eslint/no-unused-vars');
+    }
+  });
+
+  it('fails on a package package.json does not declare, even when npm hoisted it', async () => {
+    const code = "import retry from 'retry';\nimport { lock } from 'proper-lockfile';\nexport { retry, lock };\n";
+    const errors = await toolingErrorsIn(code, 'tests/support/lint-fixture.ts');
+    expect(errors).toEqual(['import/no-extraneous-dependencies']);
+  });
+
+  it('lets CommonJS files require', async () => {
+    expect(await toolingErrorsIn("const http = require('node:http');\nmodule.exports = http;\n", 'scripts/bench/lint-fixture.cjs')).toEqual([]);
+  });
+
+  it('keeps imports one way: tests may import scripts and tools, scripts only tools, tools neither', async () => {
+    const importing = (target: string) => `import { value } from '${target}';\nexport { value };\n`;
+    expect(await toolingErrorsIn(importing('../../tools/lib/wait.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
+    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
+    expect(await toolingErrorsIn(importing('../tools/lib/wait.mjs'), 'scripts/lint-fixture.mjs')).toEqual([]);
+    expect(await toolingErrorsIn(importing('../tests/support/test-reports.mjs'), 'scripts/lint-fixture.mjs')).toContain('no-restricted-imports');
+    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tools/lib/lint-fixture.mjs')).toContain('no-restricted-imports');
+    expect(await toolingErrorsIn(importing('../../tests/support/test-reports.mjs'), 'tools/lib/lint-fixture.mjs')).toContain('no-restricted-imports');
+  });
+});

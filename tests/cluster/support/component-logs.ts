@@ -1,7 +1,7 @@
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PATHS } from '../../../scripts/cluster/layout.mjs';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 
 /** Copies every component's log out of the cluster's state folder, which cluster:down removes. */
 export function keepComponentLogs(): void {

@@ -3,8 +3,8 @@ import { clusterRunning, clusterUp } from '../../../scripts/cluster/bring-up.mjs
 import { installCustomResourceDefinitions } from '../../../scripts/cluster/custom-resources.mjs';
 import { importDockerImages } from '../../../scripts/cluster/images.mjs';
 import { clusterDown } from '../../../scripts/cluster/teardown.mjs';
-import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
-import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
+import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
+import { ensureBrowser } from '../../../tools/debian-packages.mjs';
 import { keepComponentLogs } from './component-logs';
 
 const log = (line: string) => console.log(`>>> ${line}`);

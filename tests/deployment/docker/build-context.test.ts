@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { run } from '../../../scripts/lib/command.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { run } from '../../../tools/lib/command.mjs';
 import { localNodeBase } from '../support/docker-image';
 
 const PROBE = 'meridian-context-probe:test';

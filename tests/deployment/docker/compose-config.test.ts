@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readConfig } from '@/server/config';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { run } from '../../../scripts/lib/command.mjs';
-import { ensureCompose } from '../../../scripts/lib/docker-engine.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { run } from '../../../tools/lib/command.mjs';
+import { ensureCompose } from '../../../tools/docker-engine.mjs';
 
 // What the compose test cannot start (Grafana, the collector and Jaeger have no
 // Debian package to stand in for their images) is checked here, on the files.

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { startStack, type ComposeStack } from '../support/compose-stack';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 
@@ -20,12 +20,17 @@ afterAll(async () => {
 
 /** Polls `check` until it returns a value, or fails with the stack's logs. */
 async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`compose: ${what} within ${timeoutMs} ms; the stack's logs:\n${await stack.logs({ tail: 20 })}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+  try {
+    return await vi.waitFor(
+      async () => {
+        const value = await check();
+        if (value === undefined) throw new Error(`not yet: ${what}`);
+        return value;
+      },
+      { timeout: timeoutMs, interval: 1000 },
+    );
+  } catch {
+    throw new Error(`compose: ${what} within ${timeoutMs} ms; the stack's logs:\n${await stack.logs({ tail: 20 })}`);
   }
 }
 

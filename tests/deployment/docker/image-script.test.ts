@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { gitRevision } from '../../../scripts/lib/build-identity.mjs';
-import { run } from '../../../scripts/lib/command.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { gitRevision } from '../../../scripts/build-server/build-identity.mjs';
+import { run } from '../../../tools/lib/command.mjs';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 import { withFileLock } from '../support/file-lock';
 import { startMeridian, type RunningMeridian } from '../support/meridian-container';

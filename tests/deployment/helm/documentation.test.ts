@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { documentationGaps, valuesEntries, withValuesTable } from '../../../scripts/lib/helm-values-docs.mjs';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { documentationGaps, valuesEntries, withValuesTable } from '../../../scripts/helm-values-table/helm-values-docs.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { CHART_DIR, EVERY_FEATURE_VALUES, helm, RELEASE } from '../support/chart';
 
 const valuesYaml = readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8');

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { alertingRules, ruleGroups, RULES_FILE } from '../support/prometheus-rules';
 import { vectorSelectors } from '../support/promql';
 import { promtool, yamlFile } from '../support/promtool';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { readDashboard, rows } from '../support/grafana-dashboard';
 import { alertingRules } from '../support/prometheus-rules';
 

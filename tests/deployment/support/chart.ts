@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { helmBinary } from '../../../scripts/lib/helm.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { helmBinary } from '../../../tools/kubernetes-clients.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
 export const EVERY_FEATURE_VALUES = path.join(ROOT, 'tests', 'fixtures', 'helm', 'every-feature.yaml');

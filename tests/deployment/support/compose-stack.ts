@@ -1,7 +1,7 @@
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { run } from '../../../scripts/lib/command.mjs';
-import { ensureCompose } from '../../../scripts/lib/docker-engine.mjs';
-import { freePort } from '../../../scripts/lib/ports.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { run } from '../../../tools/lib/command.mjs';
+import { ensureCompose } from '../../../tools/docker-engine.mjs';
+import { freePort } from '../../../tools/lib/ports.mjs';
 import type { MeridianImage } from './docker-image';
 import { withFileLock } from './file-lock';
 

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 import { ensureNodeBase } from '../../../docker/node-base.mjs';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { gitRevision } from '../../../scripts/lib/build-identity.mjs';
-import { run } from '../../../scripts/lib/command.mjs';
-import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { gitRevision } from '../../../scripts/build-server/build-identity.mjs';
+import { run } from '../../../tools/lib/command.mjs';
+import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
 import { withFileLock } from './file-lock';
 
 // Ryuk, testcontainers' reaper, is an image from a registry this machine cannot

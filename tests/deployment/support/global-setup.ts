@@ -1,6 +1,6 @@
-import { ensureDockerEngine } from '../../../scripts/lib/docker-engine.mjs';
-import { helmBinary } from '../../../scripts/lib/helm.mjs';
-import { ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
+import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
+import { helmBinary } from '../../../tools/kubernetes-clients.mjs';
+import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 
 /**
  * Once, before the test files run in parallel: fetch and unpack helm (so no two files fetch

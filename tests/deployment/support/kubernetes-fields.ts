@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import type { KubernetesObject } from './chart';
 
 /**

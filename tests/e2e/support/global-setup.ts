@@ -1,7 +1,7 @@
-import { freePort } from '../../../scripts/lib/ports.mjs';
-import { ensureTestBuilds } from '../../../scripts/lib/build.mjs';
-import { startApp } from '../../../scripts/lib/app-server.mjs';
-import { ensureBrowser } from '../../../scripts/lib/system-deps.mjs';
+import { freePort } from '../../../tools/lib/ports.mjs';
+import { ensureTestBuilds } from '../../../tools/lib/builds.mjs';
+import { startApp } from '../../../tools/lib/app-server.mjs';
+import { ensureBrowser } from '../../../tools/debian-packages.mjs';
 
 /**
  * Builds once (cached by source hash; the second build, for rollouts, too),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
+import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 import { startHaproxy } from '../../../scripts/rollout/haproxy.mjs';
 import { accessLine, request } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';

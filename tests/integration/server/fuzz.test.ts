@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { parseSeries, scrape, valueOf } from '../support/http';
 import { rawRequest } from '../support/raw-http';
 import { jsonLines, startServer, type RunningServer } from '../support/server-process';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../scripts/lib/app-server.mjs';
-import { ensureDebianPackages } from '../../../scripts/lib/system-deps.mjs';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 import { eventually, parseSeries, request, scrape, valueOf } from '../support/http';
 import { startServer, type RunningServer } from '../support/server-process';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, localizedPath } from '@/shared/locales';
-import { ROOT, waitForHttp } from '../../../scripts/lib/app-server.mjs';
+import { ROOT, waitForHttp } from '../../../tools/lib/app-server.mjs';
 import { logLine, request } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
 

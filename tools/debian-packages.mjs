@@ -49,5 +49,5 @@ export function ensureDebianPackages(packages) {
 /** Chromium with real CJK fonts, so screenshots and axe see what visitors see. */
 export function ensureBrowser() {
   ensureDebianPackages(['chromium', 'fonts-noto-cjk']);
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`system-deps: ${CHROMIUM_PATH} is still missing after installing chromium`);
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`debian-packages: ${CHROMIUM_PATH} is still missing after installing chromium`);
 }

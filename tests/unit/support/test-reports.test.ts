@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playwrightOutcome, vitestOutcome } from '../../../../scripts/lib/test-reports.mjs';
+import { playwrightOutcome, vitestOutcome } from '../../support/test-reports.mjs';
 
 // Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 let dir: string;
 
 function runReporting(command: string, args: string[], env: Record<string, string> = {}) {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ephemeralRangeStart, freePort } from '../../../../scripts/lib/ports.mjs';
+import { ephemeralRangeStart, freePort } from '../../../../tools/lib/ports.mjs';
 
 const listenOn = (port: number) =>
   new Promise<net.Server>((resolve, reject) => {

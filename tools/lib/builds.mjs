@@ -1,5 +1,6 @@
 // Builds the app once per source state: the hash of everything that shapes the
-// build is kept beside it, and an unchanged tree reuses the build.
+// build is kept beside it, and an unchanged tree reuses the build. In tools/ because the
+// bench and the rollout demo run the same builds as the tests.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ const INPUTS = [
   'public',
   'tests/fixtures',
   'scripts/build-server.mjs',
+  'scripts/build-server',
   'next.config.js',
   'package-lock.json',
   'tsconfig.json',

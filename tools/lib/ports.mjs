@@ -1,4 +1,4 @@
-// Free loopback ports for the servers the tests and benchmarks start.
+// Free loopback ports for the servers the tests and benchmarks start (in tools/ for both).
 //
 // The kernel's own pick (listen on port 0) comes from the ephemeral range, the
 // same range it takes the source ports of outgoing connections from. A port

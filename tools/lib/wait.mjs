@@ -1,4 +1,5 @@
-// Polling for conditions that become true eventually (a process ready, a scrape taken, an engine answering).
+// Polling for conditions that become true eventually (a process ready, a scrape taken, an engine answering),
+// in tools/ because the machine set-up, the user commands and the tests all wait.
 
 /**
  * Calls `check` until it resolves without throwing, and returns its value;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { waitForHttp } from './app-server.mjs';
+import { waitForHttp } from '../../tools/lib/app-server.mjs';
 
 const PROMETHEUS_PATH = '/usr/bin/prometheus';
 

@@ -5,9 +5,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../lib/app-server.mjs';
-import { CACHE_DIR } from './layout.mjs';
+import { ROOT } from './lib/app-server.mjs';
+
+/** Built binaries, kept per machine across clusters and keyed by the pinned versions. */
+export const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'meridian', 'kubernetes');
 
 const KUBERNETES_MODULE = path.join(ROOT, 'tools', 'kubernetes');
 const CONTAINERD_MODULE = path.join(ROOT, 'tools', 'containerd');
