@@ -1,9 +1,12 @@
 import path from 'node:path';
 import { ESLint } from 'eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /** The project's own eslint.config.js, as `npm run lint` loads it. */
 const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../..') });
+
+// Loading the config's plugins and the TypeScript parser takes seconds on a busy machine: once, before the tests.
+beforeAll(() => eslint.lintText('export {};\n', { filePath: 'src/ui/lint-fixture/lint-fixture.tsx' }), 60_000);
 
 /** The rules that fail the lint for this code, were it a component in src/ui. */
 async function errorsIn(code: string): Promise<string[]> {
