@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, IncomingMessage, type Server } from 'node:http';
 import path from 'node:path';
 import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
@@ -15,6 +15,7 @@ import { createMetricsServer } from './metrics-server';
 import { loadNextHandler, type NextHandler } from './next-app';
 import { routeConsoleToLogger } from './observability/console-to-logger';
 import { createLogger } from './observability/logger';
+import { MeteredResponse } from './observability/metered-response';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
@@ -64,7 +65,12 @@ async function main(config: ServerConfig): Promise<void> {
   }
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
   const publicServer = createServer(
-    { keepAliveTimeout: config.keepAliveTimeoutMs, headersTimeout: config.keepAliveTimeoutMs + 1000 },
+    {
+      IncomingMessage,
+      ServerResponse: MeteredResponse,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      headersTimeout: config.keepAliveTimeoutMs + 1000,
+    },
     createRequestListener({
       config,
       dir,

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+import { flushAccessLines } from './observability/access-log';
 import type { ServerConfig } from './config';
 import type { Readiness } from './health';
 import type { Tracing } from './observability/tracing';
@@ -35,8 +36,9 @@ function closed(server: Server, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** Writes what pino still buffers, then exits. */
+/** Writes the access lines not yet logged and what pino still buffers, then exits. */
 export function flushAndExit(logger: Logger, exit: (code: number) => void, code: number): void {
+  flushAccessLines();
   logger.flush(() => exit(code));
 }
 

@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { countSentBytes, localeOfRoute, loggedPath, loggedUserAgent, writeAccessLine } from './access-log';
+import { localeOfRoute, loggedPath, loggedUserAgent, writeAccessLine } from './access-log';
+import type { MeteredResponse } from './metered-response';
 import type { Metrics } from './metrics';
 import { countRequestEnd, countRequestStart } from './request-metrics';
 import { methodLabel, routeLabel } from './route-label';
@@ -15,7 +16,7 @@ import { endServerSpan, startServerSpan } from './server-span';
 export function observeRequest(
   deps: { logger: Logger; metrics: Metrics },
   req: IncomingMessage,
-  res: ServerResponse,
+  res: MeteredResponse,
   requestId: string,
   pathname: string,
   clientAddress: string,
@@ -24,7 +25,6 @@ export function observeRequest(
   const startedAt = process.hrtime.bigint();
   const method = methodLabel(req.method);
   const userAgent = loggedUserAgent(req);
-  const sentBytes = countSentBytes(res);
   countRequestStart(deps.metrics);
   const serverSpan = tracedScheme
     ? startServerSpan(req, { method, path: loggedPath(pathname), scheme: tracedScheme, clientAddress, userAgent })
@@ -44,7 +44,7 @@ export function observeRequest(
       route,
       status,
       duration_ms: Math.round(seconds * 1e6) / 1e3,
-      bytes: sentBytes(),
+      bytes: res.bodyBytes,
       locale: localeOfRoute(route, pathname),
       user_agent: userAgent,
       remote_address: clientAddress,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MeteredResponse } from '@/server/observability/metered-response';
 import { createMetrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
 
@@ -29,7 +30,7 @@ async function observedServer(body: string) {
   );
   const metrics = createMetrics(BUILD);
   const closed: Promise<void>[] = [];
-  server = createServer((req, res) => {
+  server = createServer({ ServerResponse: MeteredResponse }, (req, res) => {
     closed.push(once(res, 'close').then(() => undefined));
     observeRequest({ logger, metrics }, req, res, 'request-1', req.url ?? '/', '203.0.113.9', undefined);
     res.write(body.slice(0, 3));
@@ -45,6 +46,8 @@ async function observedServer(body: string) {
     res.resume();
     await once(res, 'end');
     await Promise.all(closed);
+    // Access lines are serialized once the turn's responses are out.
+    await new Promise(setImmediate);
   };
   return { lines, metrics, get };
 }
