@@ -5,6 +5,7 @@ import type { ServerConfig } from '@/server/config';
 import { answerHealth, answerReadiness, type Readiness } from '@/server/health';
 import type { NextHandler } from '@/server/next-app';
 import { logRequestFailure } from '@/server/observability/access-log';
+import type { MeteredResponse } from '@/server/observability/metered-response';
 import type { Metrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
 import { handleTelemetry } from '@/server/telemetry/telemetry-endpoint';
@@ -17,7 +18,7 @@ import { refuseMethod } from './edge/allowed-methods';
 import { clientAddressOf, compileTrust, dropUntrustedForwarding, schemeOf } from './edge/client-address';
 import { requestIdOf } from './edge/request-id';
 import { originForm, splitTarget } from './edge/request-target';
-import { setSecurityHeaders } from './edge/security-headers';
+import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
 import { varyOn } from './negotiation/vary';
 import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import { pageLoadOf } from './pages/page-load';
@@ -60,8 +61,18 @@ function plain(res: ServerResponse, status: number, body: string): void {
 export function createRequestListener(deps: PipelineDeps) {
   const { config, logger, metrics } = deps;
   const trust = compileTrust(config.trustProxy);
+  const securityHeadersOf = securityHeaders(config.hsts);
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string, clientAddress: string): Promise<void> {
+  /**
+   * Answers from memory where it can; a promise only for what must wait (a
+   * body, a file, Next). A page load of a prerendered page comes first and
+   * writes `head` with its own headers in one go; every other answer starts
+   * from `head` set on the response.
+   */
+  function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string, clientAddress: string, head: HeaderList): Promise<void> | void {
+    const load = pageLoadOf(req);
+    if (load && servePrerendered(req, res, load, deps.pages, head)) return;
+    setHeaderList(res, head);
     if (refuseMethod(req, res, pathname)) return;
     if (pathname === '/healthz') return answerHealth(res);
     if (pathname === '/readyz') return answerReadiness(res, deps.readiness, deps.dir);
@@ -73,9 +84,11 @@ export function createRequestListener(deps: PipelineDeps) {
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
     const asset = serveStaticAsset(req, res, pathname, deps.assets);
     if (asset) return asset;
-    const load = pageLoadOf(req);
-    if (load && servePrerendered(req, res, load, deps.pages)) return;
     if (load && serveNotFound(req, res, load, deps.notFoundPages)) return;
+    return handOverToNext(req, res, pathname);
+  }
+
+  async function handOverToNext(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const handle = deps.next();
     if (!handle) return plain(res, 503, 'starting');
     // The root's answer depends on the language cookie and Accept-Language (see src/i18n/routing.ts).
@@ -88,24 +101,33 @@ export function createRequestListener(deps: PipelineDeps) {
     await handle(req, res);
   }
 
-  return function onRequest(req: IncomingMessage, res: ServerResponse): void {
+  return function onRequest(req: IncomingMessage, res: MeteredResponse): void {
     const requestId = requestIdOf(req);
     req.url = originForm(req.url);
     const { pathname } = splitTarget(req.url);
     const clientAddress = clientAddressOf(req, trust);
-    res.setHeader('X-Request-Id', requestId);
-    setSecurityHeaders(res, pathname, config.hsts);
-    if (deps.readiness.draining) res.setHeader('Connection', 'close');
+    const head = ['X-Request-Id', requestId, ...securityHeadersOf(pathname)];
+    if (deps.readiness.draining) head.push('Connection', 'close');
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
     const spanContext = observeRequest(deps, req, res, requestId, pathname, clientAddress, tracedScheme);
 
-    const run = () =>
-      dispatch(req, res, pathname, clientAddress).catch((error: unknown) => {
-        logRequestFailure(logger, error, requestId, pathname);
-        if (!res.headersSent) plain(res, 500, 'Internal Server Error');
-        else res.destroy();
-      });
+    const fail = (error: unknown) => {
+      logRequestFailure(logger, error, requestId, pathname);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      setHeaderList(res, head);
+      plain(res, 500, 'Internal Server Error');
+    };
+    const run = () => {
+      try {
+        dispatch(req, res, pathname, clientAddress, head)?.catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    };
     if (spanContext) context.with(spanContext, run);
-    else void run();
+    else run();
   };
 }

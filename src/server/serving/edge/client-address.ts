@@ -6,9 +6,12 @@ import type { TrustProxy } from '@/server/config';
 /** Whether the peer at `hop` (0: the socket, 1: the right-most X-Forwarded-For entry...) may speak for the client. */
 export type ProxyTrust = (address: string, hop: number) => boolean;
 
+/** No proxy is believed: the socket's peer is the client (TRUST_PROXY's default). */
+const TRUST_NOBODY: ProxyTrust = () => false;
+
 /** TRUST_PROXY as a function, as Express compiles its "trust proxy" setting. */
 export function compileTrust(setting: TrustProxy): ProxyTrust {
-  if (setting === false) return () => false;
+  if (setting === false || setting === 0) return TRUST_NOBODY;
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return proxyaddr.compile([...setting]);
 }
@@ -25,6 +28,7 @@ function socketAddressOf(req: IncomingMessage): string {
  * address leaves the socket's.
  */
 export function clientAddressOf(req: IncomingMessage, trust: ProxyTrust): string {
+  if (trust === TRUST_NOBODY) return socketAddressOf(req);
   const address = proxyaddr(req, trust);
   return address && isIP(address) ? address : socketAddressOf(req);
 }

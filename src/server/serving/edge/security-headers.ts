@@ -20,26 +20,35 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /** Headers that govern a document; a script or stylesheet has no use for them. */
-const DOCUMENT_HEADERS: [string, string][] = [
-  ['Content-Security-Policy', CONTENT_SECURITY_POLICY],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
-  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()'],
+const DOCUMENT_HEADERS = [
+  'Content-Security-Policy', CONTENT_SECURITY_POLICY,
+  'X-Frame-Options', 'DENY',
+  'Referrer-Policy', 'strict-origin-when-cross-origin',
+  'Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
 ];
 
 /** Hashed build assets: immutable code and styles, fetched on every first visit. */
 const BUILD_ASSETS = '/_next/static/';
 
 /** Two years, as the HSTS preload list asks; only when TLS ends at our load balancer. */
-const HSTS = 'max-age=63072000; includeSubDomains';
+const HSTS = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
+const NOSNIFF = ['X-Content-Type-Options', 'nosniff'];
+
+/** A response's headers as a flat list of names and values, the form `writeHead` takes in one go. */
+export type HeaderList = readonly string[];
 
 /**
- * Every response gets nosniff (and HSTS when asked); all but the build's hashed
- * assets get the document headers too, which keeps first-visit bytes down.
+ * The security headers of a response, built once per server: every response
+ * gets nosniff (and HSTS when asked); all but the build's hashed assets get
+ * the document headers too, which keeps first-visit bytes down.
  */
-export function setSecurityHeaders(res: ServerResponse, pathname: string, hsts: boolean): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (hsts) res.setHeader('Strict-Transport-Security', HSTS);
-  if (pathname.startsWith(BUILD_ASSETS)) return;
-  for (const [name, value] of DOCUMENT_HEADERS) res.setHeader(name, value);
+export function securityHeaders(hsts: boolean): (pathname: string) => HeaderList {
+  const assets = [...NOSNIFF, ...(hsts ? HSTS : [])];
+  const documents = [...assets, ...DOCUMENT_HEADERS];
+  return (pathname) => (pathname.startsWith(BUILD_ASSETS) ? assets : documents);
+}
+
+/** Sets a header list one by one, for answers that add their own headers as they go. */
+export function setHeaderList(res: ServerResponse, headers: HeaderList): void {
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
 }

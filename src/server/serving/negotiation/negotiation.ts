@@ -8,14 +8,37 @@ type EncodingNegotiator = { encoding(available: string[], options: { preferred: 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 
 /**
- * The content coding to send, of those `available` in the server's order of
- * preference, as RFC 9110 §12.5.3 reads Accept-Encoding (q-values, `*`,
- * `identity;q=0`); undefined when the visitor accepts none of them.
+ * Browsers send a handful of distinct Accept-Encoding values, so each is read
+ * once per list of codings; odd values past the bound start the memo afresh,
+ * and long ones are never kept.
  */
-export function preferredCoding(req: IncomingMessage, available: readonly ContentCoding[]): ContentCoding | undefined {
+const MEMO_ENTRIES = 256;
+const MEMO_HEADER_LENGTH = 256;
+const NO_HEADER = '';
+const memos = new WeakMap<readonly ContentCoding[], Map<string, ContentCoding | undefined>>();
+
+function negotiate(req: IncomingMessage, available: readonly ContentCoding[]): ContentCoding | undefined {
   const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
   const coding = negotiator.encoding([...available], { preferred: [...available] });
   return available.find((candidate) => candidate === coding);
+}
+
+/**
+ * The content coding to send, of those `available` in the server's order of
+ * preference, as RFC 9110 §12.5.3 reads Accept-Encoding (q-values, `*`,
+ * `identity;q=0`); undefined when the visitor accepts none of them. Pass the
+ * same array each time: the answers are remembered per array.
+ */
+export function preferredCoding(req: IncomingMessage, available: readonly ContentCoding[]): ContentCoding | undefined {
+  const header = req.headers['accept-encoding'] ?? NO_HEADER;
+  if (header.length > MEMO_HEADER_LENGTH) return negotiate(req, available);
+  let memo = memos.get(available);
+  if (!memo) memos.set(available, (memo = new Map()));
+  if (memo.has(header)) return memo.get(header);
+  if (memo.size >= MEMO_ENTRIES) memo.clear();
+  const coding = negotiate(req, available);
+  memo.set(header, coding);
+  return coding;
 }
 
 /**

@@ -25,8 +25,9 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  */
 export function pageLoadOf(req: IncomingMessage): PageLoad | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  const { pathname, search } = splitTarget(req.url);
-  if (search.has('_rsc')) return null;
+  const { pathname, query } = splitTarget(req.url);
+  const search = query === '' ? null : new URLSearchParams(query);
+  if (search?.has('_rsc')) return null;
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
@@ -39,5 +40,5 @@ export function pageLoadOf(req: IncomingMessage): PageLoad | null {
     isDocument: true,
   });
   if (decision.kind !== 'serve') return null;
-  return { pathname, hasQuery: search.size > 0, decision };
+  return { pathname, hasQuery: (search?.size ?? 0) > 0, decision };
 }

@@ -2,14 +2,30 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import type { HeaderList } from '@/server/serving/edge/security-headers';
+import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
 export interface PrerenderedPage {
-  identity: Buffer;
-  gzip: Buffer;
-  brotli: Buffer;
+  bodies: Record<ContentCoding, Buffer>;
   etag: string;
   /** When the build wrote the page, as an HTTP date (If-Modified-Since compares with it). */
   lastModified: string;
+  /** Cache-Control and the validators: what a 304 repeats. */
+  cacheHeaders: HeaderList;
+  /** Everything a 200 in each coding says about its body, built once (Vary aside: it depends on the URL). */
+  bodyHeaders: Record<ContentCoding, HeaderList>;
+}
+
+/** Revalidate on every visit: a new build's HTML must never wait behind a cache. */
+const CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
+function headersOf(body: Buffer, coding: ContentCoding, cacheHeaders: HeaderList): HeaderList {
+  return [
+    ...cacheHeaders,
+    'Content-Type', 'text/html; charset=utf-8',
+    ...(coding === 'identity' ? [] : ['Content-Encoding', coding]),
+    'Content-Length', String(body.length),
+  ];
 }
 
 interface PrerenderManifest {
@@ -28,12 +44,20 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
     const file = path.join(dir, '.next', 'server', 'app', `${route}.html`);
     if (!existsSync(file)) continue;
     const identity = readFileSync(file);
+    const bodies = { identity, gzip: gzipSync(identity, { level: 9 }), br: brotliCompressSync(identity) };
+    const etag = `"${createHash('sha1').update(identity).digest('base64url')}"`;
+    const lastModified = statSync(file).mtime.toUTCString();
+    const cacheHeaders = ['Cache-Control', CACHE_CONTROL, 'ETag', etag, 'Last-Modified', lastModified];
     pages.set(route, {
-      identity,
-      gzip: gzipSync(identity, { level: 9 }),
-      brotli: brotliCompressSync(identity),
-      etag: `"${createHash('sha1').update(identity).digest('base64url')}"`,
-      lastModified: statSync(file).mtime.toUTCString(),
+      bodies,
+      etag,
+      lastModified,
+      cacheHeaders,
+      bodyHeaders: {
+        identity: headersOf(bodies.identity, 'identity', cacheHeaders),
+        gzip: headersOf(bodies.gzip, 'gzip', cacheHeaders),
+        br: headersOf(bodies.br, 'br', cacheHeaders),
+      },
     });
   }
   return pages;

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { StaticAssets } from './static-assets';
-import { preferredCoding } from '@/server/serving/negotiation/negotiation';
+import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { serveAssetRange } from './serve-asset-range';
 
 const STATIC_PREFIX = '/_next/static/';
+const CODINGS: readonly ContentCoding[] = ['br', 'identity'];
 
 function decoded(pathname: string): string {
   try {
@@ -37,7 +38,7 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
     return serveAssetRange(req, res, path.join(assets.root, known.slice(STATIC_PREFIX.length)));
   }
   const asset = assets.compressed.get(pathname);
-  if (!asset || preferredCoding(req, ['br', 'identity']) !== 'br') return false;
+  if (!asset || preferredCoding(req, CODINGS) !== 'br') return false;
   res.statusCode = 200;
   res.setHeader('Content-Type', asset.contentType);
   res.setHeader('Content-Encoding', 'br');

@@ -8,11 +8,13 @@ describe('splitTarget', () => {
     [undefined, '/', ''],
     ['//evil.example', '//evil.example', ''],
     ['/%E0%A4%A?_rsc=1', '/%E0%A4%A', '_rsc=1'],
+    ['/ja?', '/ja', ''],
+    ['/ja?a=%ZZ&b', '/ja', 'a=%ZZ&b'],
     ['*', '/*', ''],
   ])('%s → path %s, query %s', (target, pathname, query) => {
     const split = splitTarget(target);
     expect(split.pathname).toBe(pathname);
-    expect(split.search.toString()).toBe(query);
+    expect(split.query).toBe(query);
   });
 });
 

@@ -40,6 +40,25 @@ describe('preferredCoding (RFC 9110 §12.5.3)', () => {
   });
 });
 
+describe('preferredCoding, asked again with the same list of codings', () => {
+  const codings = ['br', 'gzip', 'identity'] as const;
+
+  it('answers each header by its own value, however many distinct values have been seen', () => {
+    const answer = (header: string) => preferredCoding(request({ 'accept-encoding': header }), codings);
+    for (let round = 0; round < 3; round += 1) {
+      // More distinct values than the memo keeps, interleaved with the common ones.
+      for (let i = 0; i < 300; i += 1) {
+        expect(answer(`x-${i}, gzip;q=0.${(i % 9) + 1}`)).toBe('gzip');
+        expect(answer('br;q=0, gzip')).toBe('gzip');
+        expect(answer('gzip, deflate, br')).toBe('br');
+      }
+      expect(answer('identity;q=0')).toBeUndefined();
+      expect(answer(`${'x, '.repeat(200)}br`)).toBe('br');
+      expect(preferredCoding(request({}), codings)).toBe('identity');
+    }
+  });
+});
+
 describe('isFresh (RFC 9110 §13.1)', () => {
   const page = { etag: '"xyzzy"', lastModified: 'Sat, 29 Oct 1994 19:43:31 GMT' };
 
