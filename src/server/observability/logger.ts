@@ -33,7 +33,7 @@ export function bufferedStdout(): pino.DestinationStream {
 export function createLogger(
   config: Pick<ServerConfig, 'logLevel'> & { tracing: { enabled: boolean } },
   base: Record<string, unknown>,
-  destination = bufferedStdout(),
+  destination: pino.DestinationStream = bufferedStdout(),
 ): Logger {
   return pino(
     {

@@ -41,10 +41,29 @@ function templateOf(pathname: string): RouteLabel {
   return 'other';
 }
 
+/**
+ * Templates of the paths seen lately: the same few pages are asked for again
+ * and again. Any path may arrive, so past the bound the memo starts afresh.
+ */
+const MEMO_ENTRIES = 1024;
+const MEMO_PATH_LENGTH = 256;
+const templates = new Map<string, RouteLabel>();
+
+function rememberedTemplateOf(pathname: string): RouteLabel {
+  if (pathname.length > MEMO_PATH_LENGTH) return templateOf(pathname);
+  let template = templates.get(pathname);
+  if (template === undefined) {
+    if (templates.size >= MEMO_ENTRIES) templates.clear();
+    template = templateOf(pathname);
+    templates.set(pathname, template);
+  }
+  return template;
+}
+
 /** The template of a finished request: its status decides between a page, a redirect and not_found. */
 export function routeLabel(pathname: string, status: number): RouteLabel {
   if (status === 404) return 'not_found';
-  const template = templateOf(pathname);
+  const template = rememberedTemplateOf(pathname);
   if (status >= 300 && status < 400 && (template === '/' || template === '/[locale]' || template === 'other')) {
     return 'redirect';
   }

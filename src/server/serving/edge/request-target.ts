@@ -22,6 +22,7 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
  */
 export function originForm(rawUrl: string | undefined): string {
   const target = rawUrl ?? '/';
+  if (target.startsWith('/')) return target;
   const authority = ABSOLUTE_FORM.exec(target);
   if (!authority) return target;
   const rest = target.slice(authority[0].length);
