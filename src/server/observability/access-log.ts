@@ -30,8 +30,8 @@ export interface AccessLine {
   remote_address: string;
   /** True when the visitor left before the answer was sent; absent otherwise. */
   aborted: true | undefined;
-  trace_id?: string;
-  span_id?: string;
+  trace_id?: string | undefined;
+  span_id?: string | undefined;
 }
 
 /** Pages have a language; files and APIs do not. */
@@ -42,10 +42,18 @@ export function localeOfRoute(route: string, pathname: string): string | undefin
 interface AccessLineWriter {
   /** The line's level by path (probes at debug), or null when the logger's level drops it. */
   levelOf(pathname: string): number | null;
-  write(level: number, line: AccessLine): void;
+  /** The line as text, `time` being an ISO timestamp already quoted for JSON. */
+  format(level: number, line: AccessLine, time: string): string;
+  stream: { write(lines: string): void };
 }
 
 type PinoInternals = Record<symbol, unknown>;
+
+/**
+ * Taken before Next is loaded: Next wraps `Date` to watch what its renders
+ * read, a cost every access line would otherwise pay.
+ */
+const UnwatchedDate = Date;
 
 /**
  * Writes access lines exactly as `logger.info(line, 'request')` would (same
@@ -57,7 +65,7 @@ type PinoInternals = Record<symbol, unknown>;
  */
 function accessLineWriter(logger: Logger): AccessLineWriter {
   const internals = logger as unknown as PinoInternals;
-  const stream = internals[pino.symbols.streamSym] as { write(line: string): void };
+  const stream = internals[pino.symbols.streamSym] as AccessLineWriter['stream'];
   const bindings = internals[pino.symbols.chindingsSym] as string;
   const levels = logger.levels.values;
   return {
@@ -65,19 +73,30 @@ function accessLineWriter(logger: Logger): AccessLineWriter {
       const level = QUIET_PATHS.has(pathname) ? 'debug' : 'info';
       return logger.isLevelEnabled(level) ? (levels[level] as number) : null;
     },
-    write(level, line) {
-      const fields = JSON.stringify(line);
-      stream.write(`{"level":${level},"time":"${new Date().toISOString()}"${bindings},${fields.slice(1, -1)},"msg":"request"}\n`);
+    format(level, line, time) {
+      return `{"level":${level},"time":${time}${bindings},${JSON.stringify(line).slice(1, -1)},"msg":"request"}\n`;
     },
+    stream,
   };
 }
 
 const writers = new WeakMap<Logger, AccessLineWriter>();
 const pendingLines: { writer: AccessLineWriter; level: number; line: AccessLine }[] = [];
 
-/** Writes every access line gathered so far. */
+/** Writes every access line gathered so far: one write per logger, one timestamp, as they go out together. */
 export function flushAccessLines(): void {
-  for (const { writer, level, line } of pendingLines) writer.write(level, line);
+  const time = `"${new UnwatchedDate().toISOString()}"`;
+  let writer: AccessLineWriter | undefined;
+  let lines = '';
+  for (const entry of pendingLines) {
+    if (entry.writer !== writer) {
+      if (writer) writer.stream.write(lines);
+      writer = entry.writer;
+      lines = '';
+    }
+    lines += entry.writer.format(entry.level, entry.line, time);
+  }
+  if (writer) writer.stream.write(lines);
   pendingLines.length = 0;
 }
 

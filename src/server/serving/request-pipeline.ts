@@ -17,7 +17,7 @@ import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-fi
 import { refuseMethod } from './edge/allowed-methods';
 import { clientAddressOf, compileTrust, dropUntrustedForwarding, schemeOf } from './edge/client-address';
 import { requestIdOf } from './edge/request-id';
-import { originForm, splitTarget } from './edge/request-target';
+import { originForm, splitTarget, type RequestTarget } from './edge/request-target';
 import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
 import { varyOn } from './negotiation/vary';
 import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
@@ -69,8 +69,9 @@ export function createRequestListener(deps: PipelineDeps) {
    * writes `head` with its own headers in one go; every other answer starts
    * from `head` set on the response.
    */
-  function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string, clientAddress: string, head: HeaderList): Promise<void> | void {
-    const load = pageLoadOf(req);
+  function dispatch(req: IncomingMessage, res: ServerResponse, target: RequestTarget, clientAddress: string, head: HeaderList): Promise<void> | void {
+    const { pathname } = target;
+    const load = pageLoadOf(req, target);
     if (load && servePrerendered(req, res, load, deps.pages, head)) return;
     setHeaderList(res, head);
     if (refuseMethod(req, res, pathname)) return;
@@ -104,7 +105,8 @@ export function createRequestListener(deps: PipelineDeps) {
   return function onRequest(req: IncomingMessage, res: MeteredResponse): void {
     const requestId = requestIdOf(req);
     req.url = originForm(req.url);
-    const { pathname } = splitTarget(req.url);
+    const target = splitTarget(req.url);
+    const { pathname } = target;
     const clientAddress = clientAddressOf(req, trust);
     const head = ['X-Request-Id', requestId, ...securityHeadersOf(pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
@@ -122,7 +124,7 @@ export function createRequestListener(deps: PipelineDeps) {
     };
     const run = () => {
       try {
-        dispatch(req, res, pathname, clientAddress, head)?.catch(fail);
+        dispatch(req, res, target, clientAddress, head)?.catch(fail);
       } catch (error) {
         fail(error);
       }

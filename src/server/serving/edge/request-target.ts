@@ -2,7 +2,13 @@
  * The path and query of a request target, as sent. Not `new URL()`: it would
  * read `//evil.example` as a host and normalise what the proxy must see raw.
  */
-export function splitTarget(rawUrl: string | undefined): { pathname: string; query: string } {
+export interface RequestTarget {
+  pathname: string;
+  /** After the `?`, as sent; empty without one. */
+  query: string;
+}
+
+export function splitTarget(rawUrl: string | undefined): RequestTarget {
   const target = rawUrl ?? '/';
   const queryStart = target.indexOf('?');
   const pathname = queryStart === -1 ? target : target.slice(0, queryStart);

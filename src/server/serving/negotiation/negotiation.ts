@@ -47,5 +47,6 @@ export function preferredCoding(req: IncomingMessage, available: readonly Conten
  * If-Modified-Since.
  */
 export function isFresh(req: IncomingMessage, validators: { etag: string; lastModified: string }): boolean {
+  if (req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined) return false;
   return fresh(req.headers, { etag: validators.etag, 'last-modified': validators.lastModified });
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { decideRoute, isDocumentRequest, type RoutingDecision } from '@/i18n/routing';
 import { LOCALE_COOKIE } from '@/shared/locale-cookie';
-import { splitTarget } from '@/server/serving/edge/request-target';
+import type { RequestTarget } from '@/server/serving/edge/request-target';
 
 export interface PageLoad {
   pathname: string;
@@ -23,9 +23,8 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * router payload), decided once with the proxy's own rules
  * (src/i18n/routing.ts) so the server can answer it without Next.
  */
-export function pageLoadOf(req: IncomingMessage): PageLoad | null {
+export function pageLoadOf(req: IncomingMessage, { pathname, query }: RequestTarget): PageLoad | null {
   if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-  const { pathname, query } = splitTarget(req.url);
   const search = query === '' ? null : new URLSearchParams(query);
   if (search?.has('_rsc')) return null;
   const header = (name: string) => {

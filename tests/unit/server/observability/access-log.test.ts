@@ -83,12 +83,15 @@ describe('writeAccessLine', () => {
     expect(warn.lines).toEqual([]);
   });
 
-  it('writes the lines of one turn of the event loop together, after it', async () => {
+  it('writes the lines of one turn of the event loop together, after it, in one write', async () => {
     const { logger, lines } = capturedLogger('info');
     writeAccessLine(logger, '/ja', line({ request_id: 'first' }));
     writeAccessLine(logger, '/ja', line({ request_id: 'second' }));
     expect(lines).toEqual([]);
     await new Promise(setImmediate);
-    expect(lines.map((written) => (JSON.parse(written) as AccessLine).request_id)).toEqual(['first', 'second']);
+    expect(lines).toHaveLength(1);
+    const written = (lines[0] ?? '').split('\n');
+    expect(written.pop()).toBe('');
+    expect(written.map((text) => (JSON.parse(text) as AccessLine).request_id)).toEqual(['first', 'second']);
   });
 });
