@@ -102,6 +102,25 @@ export function createRequestListener(deps: PipelineDeps) {
     await handle(req, res);
   }
 
+  /** The last answer to a request that threw: a 500 if nothing was sent yet, else the connection cut. */
+  function fail(res: ServerResponse, error: unknown, requestId: string, pathname: string, head: HeaderList): void {
+    logRequestFailure(logger, error, requestId, pathname);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    setHeaderList(res, head);
+    plain(res, 500, 'Internal Server Error');
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, target: RequestTarget, clientAddress: string, head: HeaderList, requestId: string): void {
+    try {
+      dispatch(req, res, target, clientAddress, head)?.catch((error: unknown) => fail(res, error, requestId, target.pathname, head));
+    } catch (error) {
+      fail(res, error, requestId, target.pathname, head);
+    }
+  }
+
   return function onRequest(req: IncomingMessage, res: MeteredResponse): void {
     const requestId = requestIdOf(req);
     req.url = originForm(req.url);
@@ -112,24 +131,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (deps.readiness.draining) head.push('Connection', 'close');
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
     const spanContext = observeRequest(deps, req, res, requestId, pathname, clientAddress, tracedScheme);
-
-    const fail = (error: unknown) => {
-      logRequestFailure(logger, error, requestId, pathname);
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      setHeaderList(res, head);
-      plain(res, 500, 'Internal Server Error');
-    };
-    const run = () => {
-      try {
-        dispatch(req, res, target, clientAddress, head)?.catch(fail);
-      } catch (error) {
-        fail(error);
-      }
-    };
-    if (spanContext) context.with(spanContext, run);
-    else run();
+    if (spanContext) context.with(spanContext, respond, undefined, req, res, target, clientAddress, head, requestId);
+    else respond(req, res, target, clientAddress, head, requestId);
   };
 }

@@ -47,7 +47,7 @@ export function servePrerendered(
     res.end(req.method === 'HEAD' ? undefined : 'Not Acceptable: br, gzip or identity\n');
     return true;
   }
-  res.writeHead(200, [...head, ...page.bodyHeaders[coding], 'Vary', vary]);
+  res.writeHead(200, head.concat(page.bodyHeaders[coding], 'Vary', vary));
   res.end(req.method === 'HEAD' ? undefined : page.bodies[coding]);
   return true;
 }
