@@ -9,7 +9,8 @@
 // build is reused).
 // BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
 // BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
-// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), js, lighthouse (/, /ja,
+// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (memory through
+// BENCH_MIXED_LOAD_S, default 180, of pages and random 404s), js, lighthouse (/, /ja,
 // /zh-CN and a 404, BENCH_LIGHTHOUSE_RUNS each, default 3, medians), server-overhead (it
 // includes the memory test), image. Chromium and Lighthouse are only checked when js or lighthouse
 // runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
@@ -17,6 +18,7 @@
 import path from 'node:path';
 import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from './bench/ceiling.mjs';
+import { measureMixedLoad } from './bench/mixed-load.mjs';
 import { measureImage } from './bench/image.mjs';
 import { measureFirstVisitJs } from './bench/js-bytes.mjs';
 import { runLighthouse } from './bench/lighthouse.mjs';
@@ -29,7 +31,7 @@ import { ensureBuild, ensureTools } from './bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'js', 'lighthouse', 'server-overhead', 'image'];
+const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'server-overhead', 'image'];
 /** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
 const LIGHTHOUSE_PAGES = [
   { id: 'root', path: '/' },
@@ -91,6 +93,7 @@ async function main() {
   const warmupS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_S', 2)));
   const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
   const ceilingRounds = Math.max(1, Math.round(envNumber('BENCH_CEILING_ROUNDS', 3)));
+  const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 3)));
   const only = selectedStages();
   const runs = (name) => !only || only.has(name);
@@ -124,7 +127,7 @@ async function main() {
     killBenchServers();
   });
 
-  const results = { throughput: null, ceiling: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
+  const results = { throughput: null, ceiling: null, mixedLoad: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
   const errors = [];
   const stage = async (key, name, fn) => {
     if (interrupted) return;
@@ -153,6 +156,7 @@ async function main() {
   }
   // With the app server stopped: these stages start (and stop) their own servers.
   if (runs('ceiling')) await stage('ceiling', 'ceiling', () => measureCeiling({ durationS, warmupS, rounds: ceilingRounds }));
+  if (runs('mixed-load')) await stage('mixedLoad', 'mixed load', () => measureMixedLoad({ durationS: mixedLoadS }));
   if (runs('server-overhead')) {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));
     await stage('serverMemory', 'server memory', () => measureServerMemory());

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';
 import { JS_BUDGET_KIB, JS_LATER_BUDGET_KIB } from './js-bytes.mjs';
+import { MIXED_LOAD_TARGETS } from './mixed-load.mjs';
 import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
@@ -38,6 +39,7 @@ function throughputRows(throughput) {
 export const PREVIOUS = {
   lcpMs: 2040, ttfbMs: 455, loadMs: 360, renderDelayMs: 1226, tbtMs: 77, cls: 0, performance: 99,
   renderBlockingRequests: 5, jsByLoadKiB: 127.2, jsLaterKiB: 150, jaShareOfBare: 0.32, jaShareOfBareQuiet: 0.42, peakRssMiB: '138–286',
+  mixedLoadRssMiB: '314–328', mixedLoadHeapUsedMiB: '91–206',
 };
 
 function jsRows(js) {
@@ -61,6 +63,20 @@ function ceilingRows(c) {
     row(`/ja req/s ours, access log off, as a share of bare (before ${PREVIOUS.jaShareOfBareQuiet}×)`, `${c.shareOfBare.quiet}×`, '—', null),
     row("/ja req/s Next's server.js as a share of bare", `${c.shareOfBare.next}×`, 'reference', null),
     row(`Peak RSS of ours after its /ja runs, VmHWM (MiB; before ${PREVIOUS.peakRssMiB})`, c.peakRssMiB.ours, '≤ 180', c.peakRssMiB.ours <= 180),
+  ];
+}
+
+function mixedLoadRows(m) {
+  const { rssMiB, heapSwingMiB } = MIXED_LOAD_TARGETS;
+  if (!m) return [errorRow('RSS through mixed load (MiB)', `≤ ${rssMiB}`)];
+  return [
+    row(`Mixed load, ${m.durationS} s: requests, req/s, 5xx answers`, `${m.requests}, ${m.rps}, ${m.serverErrors}`, '0 × 5xx', m.serverErrors === 0),
+    row(`Mixed load: RSS plateau median / max (MiB; before ${PREVIOUS.mixedLoadRssMiB})`, `${m.rssMiB.median} / ${m.rssMiB.max}`, `≤ ${rssMiB}`,
+      m.rssMiB.max <= rssMiB),
+    row('Mixed load: peak RSS, VmHWM (MiB)', m.peakRssMiB, `≤ ${rssMiB}`, m.peakRssMiB <= rssMiB),
+    row(`Mixed load: V8 heap in use min–max (MiB; before ${PREVIOUS.mixedLoadHeapUsedMiB}, a swing of 115)`,
+      `${m.heapUsedMiB.min}–${m.heapUsedMiB.max} (swing ${m.heapSwingMiB})`, `swing ≤ ${heapSwingMiB}`, m.heapSwingMiB <= heapSwingMiB),
+    row('Mixed load: V8 heap reserved / memory outside the heap, medians (MiB)', `${m.heapTotalMiB.median} / ${m.externalMiB.median}`, '—', null),
   ];
 }
 
@@ -147,11 +163,12 @@ function imageRows(image) {
 }
 
 /** Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows. */
-export function buildRows({ throughput, ceiling, js, lighthouse, serverOverhead, serverMemory, image }, stages) {
+export function buildRows({ throughput, ceiling, mixedLoad, js, lighthouse, serverOverhead, serverMemory, image }, stages) {
   const ran = (name) => !stages || stages.has(name);
   return [
     ...(ran('throughput') ? throughputRows(throughput) : []),
     ...(ran('ceiling') ? ceilingRows(ceiling) : []),
+    ...(ran('mixed-load') ? mixedLoadRows(mixedLoad) : []),
     ...(ran('js') ? jsRows(js) : []),
     ...(ran('lighthouse') ? lighthousePageRows(lighthouse) : []),
     ...(ran('server-overhead') ? [...serverOverheadRows(serverOverhead), ...serverMemoryRows(serverMemory)] : []),

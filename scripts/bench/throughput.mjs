@@ -14,9 +14,9 @@ export const TARGETS = [
   { id: 'not-found', label: '/no-such-page (404)', path: '/no-such-page', expectStatus: 404 },
 ];
 
-/** One wrk run against `url`; resolves to the parsed JSON of wrk-report.lua. */
-export async function runWrk(url, { durationS, headers = {}, threads = THREADS }) {
-  const args = ['-t', String(threads), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', REPORTER];
+/** One wrk run against `url`; resolves to the parsed JSON of wrk-report.lua (which `script`, if given, must load). */
+export async function runWrk(url, { durationS, headers = {}, threads = THREADS, script = REPORTER }) {
+  const args = ['-t', String(threads), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', script];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   const { stdout } = await runCapture('wrk', args);

@@ -1,0 +1,35 @@
+-- wrk script for scripts/bench/mixed-load.mjs: issue 15's mixed load. Each request is a
+-- page load (60 %: a locale's home page) or a path the site does not have (40 %: random
+-- hex under each locale, so every 404 is new), and half of all requests accept br/gzip.
+-- The report at the end is wrk-report.lua's.
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
+dofile(here .. "wrk-report.lua")
+
+local pages = { "/", "/ja", "/zh-CN" }
+local missing = { "/", "/ja/", "/zh-CN/" }
+
+local function hex(length)
+  local digits = {}
+  for i = 1, length do digits[i] = string.format("%x", math.random(0, 15)) end
+  return table.concat(digits)
+end
+
+function setup(thread)
+  thread:set("seed", os.time() + math.random(1, 1e6))
+end
+
+function init()
+  math.randomseed(seed or os.time())
+end
+
+function request()
+  local path
+  if math.random() < 0.6 then
+    path = pages[math.random(#pages)]
+  else
+    path = missing[math.random(#missing)] .. hex(16)
+  end
+  local headers = {}
+  if math.random() < 0.5 then headers["Accept-Encoding"] = "br, gzip" end
+  return wrk.format("GET", path, headers)
+end

@@ -1,0 +1,106 @@
+// Issue 15's memory row: our entry (defaults: access log on) under three minutes of mixed
+// load from wrk (1 thread, 10 connections; mixed-load.lua: 60 % page loads, 40 % random
+// not-found paths, half of all requests compressed). Once a second: resident memory
+// (VmRSS) and, from the metrics port, V8's heap in use and reserved and the memory held
+// outside the heap (buffers). Figures are read after a 30 s settling period; the peak
+// (VmHWM) covers the whole run. Every answer's status comes from the server's own
+// request counter (what the load added to it), so the load generator does no
+// per-response work.
+import path from 'node:path';
+import { heading, log, loud, round } from './util.mjs';
+import { rssMiB, startOurs } from './bench-servers.mjs';
+import { peakRssMiB } from './ceiling.mjs';
+import { runWrk } from './throughput.mjs';
+
+export const MIXED_LOAD_TARGETS = { rssMiB: 180, heapSwingMiB: 58 };
+const SCRIPT = path.join(import.meta.dirname, 'mixed-load.lua');
+const SETTLE_S = 30;
+const MiB = 1024 * 1024;
+
+const HEAP_SERIES = {
+  heapUsedMiB: 'nodejs_heap_size_used_bytes',
+  heapTotalMiB: 'nodejs_heap_size_total_bytes',
+  externalMiB: 'nodejs_external_memory_bytes',
+};
+
+async function metricsText(url) {
+  const response = await fetch(url);
+  return response.text();
+}
+
+function valueOf(text, name) {
+  const match = new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** Requests answered so far, by status code, from http_server_request_duration_seconds_count. */
+function statusesOf(text) {
+  const statuses = {};
+  for (const match of text.matchAll(/^http_server_request_duration_seconds_count\{[^}]*status_code="(\d+|other)"[^}]*\} (\d+)/gm)) {
+    statuses[match[1]] = (statuses[match[1]] ?? 0) + Number(match[2]);
+  }
+  return statuses;
+}
+
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    min: round(sorted[0], 1),
+    median: round(sorted[Math.floor(sorted.length / 2)], 1),
+    max: round(sorted[sorted.length - 1], 1),
+  };
+};
+
+export async function measureMixedLoad({ durationS }) {
+  heading(`Memory through ${durationS} s of mixed load (wrk, 1 thread, 10 connections; 60 % pages, 40 % random 404s, half compressed)`);
+  const server = await startOurs({ name: 'ours (access log on)' });
+  // The readiness polls of start-up (503s) are counted too: only what the load added counts.
+  const before = statusesOf(await metricsText(server.metricsUrl));
+  const samples = [];
+  const startedAt = Date.now();
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const text = await metricsText(server.metricsUrl);
+      const sample = { s: round((Date.now() - startedAt) / 1000, 1), rssMiB: round(rssMiB(server.pid), 1) };
+      for (const [key, name] of Object.entries(HEAP_SERIES)) sample[key] = round((valueOf(text, name) ?? NaN) / MiB, 1);
+      samples.push(sample);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  try {
+    const load = await runWrk(`${server.url}/`, { durationS, threads: 1, script: SCRIPT });
+    sampling = false;
+    await sampler;
+    const after = statusesOf(await metricsText(server.metricsUrl));
+    const statuses = Object.fromEntries(
+      Object.entries(after).map(([code, count]) => [code, count - (before[code] ?? 0)]).filter(([, count]) => count > 0),
+    );
+    const settled = samples.filter((sample) => sample.s >= Math.min(SETTLE_S, durationS / 2));
+    const heapUsed = stats(settled.map((sample) => sample.heapUsedMiB));
+    const result = {
+      durationS,
+      requests: load.requests,
+      rps: round(load.rps, 0),
+      statuses,
+      serverErrors: Object.entries(statuses).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0),
+      rssMiB: stats(settled.map((sample) => sample.rssMiB)),
+      peakRssMiB: peakRssMiB(server.pid),
+      heapUsedMiB: heapUsed,
+      heapSwingMiB: round(heapUsed.max - heapUsed.min, 1),
+      heapTotalMiB: stats(settled.map((sample) => sample.heapTotalMiB)),
+      externalMiB: stats(settled.map((sample) => sample.externalMiB)),
+      samples,
+      targets: MIXED_LOAD_TARGETS,
+    };
+    log(`  ${result.requests} requests, ${result.rps} req/s; statuses ${JSON.stringify(statuses)}`);
+    if (result.serverErrors > 0) loud(`${result.serverErrors} answers were 5xx under mixed load`);
+    log(`  after ${SETTLE_S} s: RSS median ${result.rssMiB.median} MiB, max ${result.rssMiB.max} MiB; peak (VmHWM) ${result.peakRssMiB} MiB`);
+    log(`  V8 heap in use ${heapUsed.min}–${heapUsed.max} MiB (swing ${result.heapSwingMiB} MiB), reserved median ${result.heapTotalMiB.median} MiB; ` +
+      `outside the heap median ${result.externalMiB.median} MiB`);
+    return result;
+  } finally {
+    sampling = false;
+    await server.stop();
+  }
+}
