@@ -92,8 +92,12 @@ function lighthousePageRows(lh) {
     rows.push(row(`TBT ms · CLS · performance ${p.path} (before ${PREVIOUS.tbtMs} · ${PREVIOUS.cls} · ${PREVIOUS.performance})`,
       `${p.tbtMs} · ${p.cls} · ${p.performance}`, '≤ 50 · 0 · 100', p.tbtMs <= 50 && p.cls === 0 && p.performance === 100));
     rows.push(row(`Render-blocking requests ${p.path} (before ${PREVIOUS.renderBlockingRequests})`, p.renderBlockingRequests, '0', p.renderBlockingRequests === 0));
-    rows.push(row(`Accessibility · best practices ${p.path}`, `${p.accessibility} · ${p.bestPractices}`, '100 · 100',
-      p.accessibility === 100 && p.bestPractices === 100));
+    // Lighthouse's errors-in-console audit counts the browser's own "Failed to load resource: 404" for a
+    // 404 document, so a not-found page that answers 404, as it must, can score 96 at best there.
+    rows.push(gated
+      ? row(`Accessibility · best practices ${p.path}`, `${p.accessibility} · ${p.bestPractices}`, '100 · 100', p.accessibility === 100 && p.bestPractices === 100)
+      : row(`Accessibility · best practices ${p.path} (its own 404 status is a console error)`, `${p.accessibility} · ${p.bestPractices}`, '100 · ≥ 96',
+        p.accessibility === 100 && p.bestPractices >= 96));
   }
   return rows;
 }
