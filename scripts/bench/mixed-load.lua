@@ -1,12 +1,15 @@
 -- wrk script for scripts/bench/mixed-load.mjs: issue 15's mixed load. Each request is a
--- page load (60 %: a locale's home page) or a path the site does not have (40 %: random
--- hex under each locale, so every 404 is new), and half of all requests accept br/gzip.
--- The report at the end is wrk-report.lua's.
+-- page load (60 %: one of the page paths given after `--`, by default the locales' home
+-- pages) or a path the site does not have (40 %: random hex under each locale, so every
+-- 404 is new), and half of all requests accept br/gzip. The report at the end is
+-- wrk-report.lua's.
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
 dofile(here .. "wrk-report.lua")
 
 local pages = { "/", "/ja", "/zh-CN" }
 local missing = { "/", "/ja/", "/zh-CN/" }
+local compressed = { ["Accept-Encoding"] = "br, gzip" }
+local plain = {}
 
 local function hex(length)
   local digits = {}
@@ -18,8 +21,12 @@ function setup(thread)
   thread:set("seed", os.time() + math.random(1, 1e6))
 end
 
-function init()
+function init(args)
   math.randomseed(seed or os.time())
+  if args[1] then
+    pages = {}
+    for page in string.gmatch(args[1], "[^,]+") do pages[#pages + 1] = page end
+  end
 end
 
 function request()
@@ -29,7 +36,5 @@ function request()
   else
     path = missing[math.random(#missing)] .. hex(16)
   end
-  local headers = {}
-  if math.random() < 0.5 then headers["Accept-Encoding"] = "br, gzip" end
-  return wrk.format("GET", path, headers)
+  return wrk.format("GET", path, math.random() < 0.5 and compressed or plain)
 end

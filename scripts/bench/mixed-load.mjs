@@ -1,14 +1,17 @@
 // Issue 15's memory row: our entry (defaults: access log on) under three minutes of mixed
 // load from wrk (1 thread, 10 connections; mixed-load.lua: 60 % page loads, 40 % random
-// not-found paths, half of all requests compressed). Once a second: resident memory
-// (VmRSS) and, from the metrics port, V8's heap in use and reserved and the memory held
-// outside the heap (buffers). Figures are read after a 30 s settling period; the peak
-// (VmHWM) covers the whole run. Every answer's status comes from the server's own
-// request counter (what the load added to it), so the load generator does no
-// per-response work.
+// not-found paths, half of all requests compressed). The page paths are the build's: `/`
+// and every page route it prerendered (`/en`, `/ja`, `/zh-CN`; `/en` answers its 308 to
+// `/`, as it does for a visitor). Once a second: resident memory (VmRSS) and, from the
+// metrics port, V8's heap in use and reserved and the memory held outside the heap
+// (buffers). Figures are read after a 30 s settling period; the peak (VmHWM) covers the
+// whole run. Every answer's status comes from the server's own request counter (what the
+// load added to it), so the load generator does no per-response work; the server's CPU
+// share over the run tells whether the server, not wrk, was the limit.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { heading, log, loud, round } from './util.mjs';
-import { rssMiB, startOurs } from './bench-servers.mjs';
+import { cpuMs, rssMiB, STANDALONE, startOurs } from './bench-servers.mjs';
 import { peakRssMiB } from './ceiling.mjs';
 import { runWrk } from './throughput.mjs';
 
@@ -22,6 +25,29 @@ const HEAP_SERIES = {
   heapTotalMiB: 'nodejs_heap_size_total_bytes',
   externalMiB: 'nodejs_external_memory_bytes',
 };
+
+/**
+ * `/` and the page routes the build prerendered (as in src/server/serving/pages/prerendered-pages.ts),
+ * by their paths: the default locale's routes answer a redirect to `/`, which is part of the mix.
+ */
+export function pagePathsOf(prerenderManifest) {
+  const routes = Object.entries(prerenderManifest.routes)
+    .filter(([route, entry]) => entry.routeType === 'page' && (entry.initialStatus ?? 200) === 200 && !route.startsWith('/_'))
+    .map(([route]) => route);
+  return [...new Set(['/', ...routes.sort()])];
+}
+
+/** What each page path answers (so a redirect or a 404 in the "pages" share is seen, not guessed). */
+async function preflight(baseUrl, paths) {
+  const answers = {};
+  for (const pagePath of paths) {
+    const response = await fetch(baseUrl + pagePath, { redirect: 'manual' });
+    await response.arrayBuffer();
+    const location = response.headers.get('location');
+    answers[pagePath] = location ? `${response.status} → ${new URL(location, baseUrl).pathname}` : String(response.status);
+  }
+  return answers;
+}
 
 async function metricsText(url) {
   const response = await fetch(url);
@@ -53,9 +79,13 @@ const stats = (values) => {
 
 export async function measureMixedLoad({ durationS }) {
   heading(`Memory through ${durationS} s of mixed load (wrk, 1 thread, 10 connections; 60 % pages, 40 % random 404s, half compressed)`);
+  const pages = pagePathsOf(JSON.parse(readFileSync(path.join(STANDALONE, '.next', 'prerender-manifest.json'), 'utf8')));
   const server = await startOurs({ name: 'ours (access log on)' });
+  const pageAnswers = await preflight(server.url, pages);
+  log(`  pages (60 %): ${Object.entries(pageAnswers).map(([page, answer]) => `${page} ${answer}`).join(', ')}`);
   // The readiness polls of start-up (503s) are counted too: only what the load added counts.
   const before = statusesOf(await metricsText(server.metricsUrl));
+  const cpuBefore = cpuMs(server.pid);
   const samples = [];
   const startedAt = Date.now();
   let sampling = true;
@@ -69,7 +99,8 @@ export async function measureMixedLoad({ durationS }) {
     }
   })();
   try {
-    const load = await runWrk(`${server.url}/`, { durationS, threads: 1, script: SCRIPT });
+    const load = await runWrk(`${server.url}/`, { durationS, threads: 1, script: SCRIPT, scriptArgs: [pages.join(',')] });
+    const cpuShare = (cpuMs(server.pid) - cpuBefore) / (load.duration_us / 1000);
     sampling = false;
     await sampler;
     const after = statusesOf(await metricsText(server.metricsUrl));
@@ -80,8 +111,11 @@ export async function measureMixedLoad({ durationS }) {
     const heapUsed = stats(settled.map((sample) => sample.heapUsedMiB));
     const result = {
       durationS,
+      pages: pageAnswers,
       requests: load.requests,
       rps: round(load.rps, 0),
+      socketErrors: load.socketErrors,
+      serverCpuShare: round(cpuShare, 2),
       statuses,
       serverErrors: Object.entries(statuses).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0),
       rssMiB: stats(settled.map((sample) => sample.rssMiB)),
@@ -93,8 +127,10 @@ export async function measureMixedLoad({ durationS }) {
       samples,
       targets: MIXED_LOAD_TARGETS,
     };
-    log(`  ${result.requests} requests, ${result.rps} req/s; statuses ${JSON.stringify(statuses)}`);
+    log(`  ${result.requests} requests, ${result.rps} req/s; statuses ${JSON.stringify(statuses)}; ` +
+      `server CPU ${Math.round(cpuShare * 100)} % of one core (near 100 %: the server, not wrk, is the limit)`);
     if (result.serverErrors > 0) loud(`${result.serverErrors} answers were 5xx under mixed load`);
+    if (result.socketErrors > 0) loud(`${result.socketErrors} socket errors (connect, read, write, timeout) under mixed load`);
     log(`  after ${SETTLE_S} s: RSS median ${result.rssMiB.median} MiB, max ${result.rssMiB.max} MiB; peak (VmHWM) ${result.peakRssMiB} MiB`);
     log(`  V8 heap in use ${heapUsed.min}–${heapUsed.max} MiB (swing ${result.heapSwingMiB} MiB), reserved median ${result.heapTotalMiB.median} MiB; ` +
       `outside the heap median ${result.externalMiB.median} MiB`);

@@ -70,7 +70,10 @@ function mixedLoadRows(m) {
   const { rssMiB, heapSwingMiB } = MIXED_LOAD_TARGETS;
   if (!m) return [errorRow('RSS through mixed load (MiB)', `≤ ${rssMiB}`)];
   return [
-    row(`Mixed load, ${m.durationS} s: requests, req/s, 5xx answers`, `${m.requests}, ${m.rps}, ${m.serverErrors}`, '0 × 5xx', m.serverErrors === 0),
+    row(`Mixed load, ${m.durationS} s: requests, req/s, 5xx answers, socket errors (before 518,687 requests)`,
+      `${m.requests}, ${m.rps}, ${m.serverErrors}, ${m.socketErrors}`, '0 × 5xx, 0 socket errors', m.serverErrors === 0 && m.socketErrors === 0),
+    row('Mixed load: answers by status; server CPU (share of one core)',
+      `${Object.entries(m.statuses).map(([code, count]) => `${code} × ${count}`).join(', ')}; ${m.serverCpuShare}`, '—', null),
     row(`Mixed load: RSS plateau median / max (MiB; before ${PREVIOUS.mixedLoadRssMiB})`, `${m.rssMiB.median} / ${m.rssMiB.max}`, `≤ ${rssMiB}`,
       m.rssMiB.max <= rssMiB),
     row('Mixed load: peak RSS, VmHWM (MiB)', m.peakRssMiB, `≤ ${rssMiB}`, m.peakRssMiB <= rssMiB),

@@ -15,10 +15,11 @@ export const TARGETS = [
 ];
 
 /** One wrk run against `url`; resolves to the parsed JSON of wrk-report.lua (which `script`, if given, must load). */
-export async function runWrk(url, { durationS, headers = {}, threads = THREADS, script = REPORTER }) {
+export async function runWrk(url, { durationS, headers = {}, threads = THREADS, script = REPORTER, scriptArgs = [] }) {
   const args = ['-t', String(threads), '-c', String(CONNECTIONS), '-d', `${durationS}s`, '--latency', '-s', script];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
+  if (scriptArgs.length) args.push('--', ...scriptArgs);
   const { stdout } = await runCapture('wrk', args);
   const line = stdout.split('\n').find((text) => text.startsWith('BENCH_JSON '));
   if (!line) throw new Error(`wrk printed no BENCH_JSON line for ${url}:\n${stdout}`);
