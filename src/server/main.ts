@@ -21,6 +21,7 @@ import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
 import { loadPageRoutes } from './serving/not-found/page-routes';
 import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
+import { withLocaleRedirects } from './serving/redirects/locale-redirects';
 import { loadStaticAssets } from './serving/static-assets/static-assets';
 import { installFatalHandlers, installShutdown } from './shutdown';
 import { createRateLimiter } from './telemetry/rate-limit';
@@ -94,7 +95,8 @@ async function main(config: ServerConfig): Promise<void> {
 
   const next = await loadNextHandler({ dir, port: config.port });
   notFoundPages.templates = await renderNotFoundTemplates(next, { publicPort: config.port, logger });
-  nextHandler = next;
+  // The locale proxy's permanent redirects are answered before Next (they cost it the most memory per request).
+  nextHandler = withLocaleRedirects(next);
   readiness.nextReady = true;
   logger.info(
     {

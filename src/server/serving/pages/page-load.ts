@@ -9,7 +9,8 @@ export interface PageLoad {
   decision: Extract<RoutingDecision, { kind: 'serve' }>;
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+/** One cookie of a Cookie header, as the proxy reads it. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');
