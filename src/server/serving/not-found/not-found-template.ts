@@ -24,6 +24,8 @@ export interface NotFoundTemplate {
   locale: Locale;
   /** The HTML around the slots: `pieces.length === slots.length + 1`. */
   pieces: string[];
+  /** The same pieces as UTF-8, encoded once: a 404 encodes only the path's own values. */
+  encodedPieces: Buffer[];
   slots: Slot[];
 }
 
@@ -63,7 +65,7 @@ export function compileNotFoundTemplate(html: string, locale: Locale): NotFoundT
   for (const needed of ['shown-html', 'shown-payload', 'segments-payload'] as const) {
     if (!slots.includes(needed)) throw new TemplateError(`the not-found page has no ${needed} slot`);
   }
-  return { locale, pieces, slots };
+  return { locale, pieces, encodedPieces: pieces.map((piece) => Buffer.from(piece)), slots };
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
@@ -90,23 +92,46 @@ export function fitsTemplate(requestedPath: string, locale: Locale): boolean {
   return inside !== '/' && localizedPath(locale, inside) === requestedPath;
 }
 
-/** The not-found page of `requestedPath` (a path `fitsTemplate` accepted), as Next would render it. */
-export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: string): string {
+/** What each slot holds for `requestedPath`. */
+function slotValues(template: NotFoundTemplate, requestedPath: string): Record<Slot, string> {
   const inside = pathWithinLocale(requestedPath);
   const shownPrefix = template.locale === DEFAULT_LOCALE ? '/' : `/${template.locale}/`;
   const shown = displayedPath(requestedPath).slice(shownPrefix.length);
   const linked = inside.slice(0, 200).slice(1);
   const segments = inside.slice(1).split('/');
-  const values: Record<Slot, string> = {
+  return {
     'shown-html': escapeHtml(shown),
     'shown-payload': escapePayload(shown),
     'link-html': escapeHtml(linked),
     'link-payload': escapePayload(linked),
     'segments-payload': segments.map(escapePayload).join('\\",\\"'),
   };
+}
+
+/** The not-found page of `requestedPath` (a path `fitsTemplate` accepted), as Next would render it. */
+export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: string): string {
+  const values = slotValues(template, requestedPath);
   let html = template.pieces[0] ?? '';
   template.slots.forEach((slot, index) => {
     html += values[slot] + (template.pieces[index + 1] ?? '');
   });
   return html;
+}
+
+/**
+ * The same page as the bytes sent (`fillNotFoundTemplate`'s HTML in UTF-8), made of the
+ * pieces encoded at start-up and the slots' few bytes: no page-sized string is built,
+ * flattened and encoded for each 404. The pieces are cut at ASCII markers, so their
+ * encodings join into the encoding of the whole.
+ */
+export function fillNotFoundBody(template: NotFoundTemplate, requestedPath: string): Buffer {
+  const values = slotValues(template, requestedPath);
+  const { encodedPieces, slots } = template;
+  const parts: Buffer[] = [];
+  for (let index = 0; index < encodedPieces.length; index += 1) {
+    parts.push(encodedPieces[index] as Buffer);
+    const slot = slots[index];
+    if (slot !== undefined) parts.push(Buffer.from(values[slot]));
+  }
+  return Buffer.concat(parts);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Locale } from '@/shared/locales';
-import { fillNotFoundTemplate, fitsTemplate, type NotFoundTemplate } from './not-found-template';
+import { fillNotFoundBody, fitsTemplate, type NotFoundTemplate } from './not-found-template';
 import type { PageRoutes } from './page-routes';
 import type { PageLoad } from '@/server/serving/pages/page-load';
 import { ROUTER_VARY } from '@/server/serving/negotiation/vary';
@@ -22,7 +22,7 @@ export function serveNotFound(req: IncomingMessage, res: ServerResponse, load: P
   if (!template || hasQuery || !fitsTemplate(pathname, decision.locale)) return false;
   if (pages.routes.isRouted(pathname, decision.internalPathname)) return false;
 
-  const body = Buffer.from(fillNotFoundTemplate(template, pathname));
+  const body = fillNotFoundBody(template, pathname);
   res.statusCode = 404;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'private, no-cache, no-store, max-age=0, must-revalidate');
