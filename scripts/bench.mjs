@@ -9,8 +9,9 @@
 // build is reused).
 // BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
 // BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
-// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (memory through
-// BENCH_MIXED_LOAD_S, default 180, of pages and random 404s), js, lighthouse (/, /ja,
+// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (RSS, peak RSS and
+// V8 heap through BENCH_MIXED_LOAD_S, default 180, of 60 % pages (/ and the build's page
+// routes, /en's 308 included) and 40 % random 404s, half compressed), js, lighthouse (/, /ja,
 // /zh-CN and a 404, BENCH_LIGHTHOUSE_RUNS each, default 3, medians), server-overhead (it
 // includes the memory test), image. Chromium and Lighthouse are only checked when js or lighthouse
 // runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
