@@ -69,6 +69,32 @@ describe('methods on the public port', () => {
     }
   });
 
+  it('stays up when a client resets its connection after the 405, or in the middle of a request', async () => {
+    const { port } = new URL(server.url);
+    const resetAfterReply = (bytes: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes));
+        socket.on('data', () => socket.resetAndDestroy());
+        socket.on('error', () => {});
+        socket.on('close', () => resolve());
+      });
+    const resetMidRequest = (bytes: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(bytes, () => setTimeout(() => socket.resetAndDestroy(), 50)));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve());
+      });
+    for (const line of ['CONNECT example.com:443 HTTP/1.1', 'TRACK / HTTP/1.1', 'FOO / HTTP/1.1', 'TRACE / HTTP/1.1', 'GET /ja HTTP/1.1']) {
+      await resetAfterReply(`${line}\r\nHost: example.com\r\n\r\n`);
+    }
+    await resetAfterReply('GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+    for (const partial of ['CONNECT example.com:443 HTTP/1.1\r\nHost: exa', 'GET /ja HTTP/1.1\r\nHost: x\r\nAccept-', 'POST /api/telemetry HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a']) {
+      await resetMidRequest(partial);
+    }
+    expect((await request(`${server.url}/healthz`)).status).toBe(200);
+    expect(jsonLines(server).filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
+
   it('answers /api/telemetry with Allow: POST to anything else', async () => {
     for (const method of ['GET', 'HEAD', 'PUT', 'TRACE', 'DELETE']) {
       const reply = await request(`${server.url}/api/telemetry`, { method });

@@ -40,6 +40,9 @@ export function refuseMethod(req: IncomingMessage, res: ServerResponse, pathname
 
 /** The answer to a request whose method Node cannot hand us (CONNECT, tokens its parser does not know). */
 export function writeRawMethodNotAllowed(socket: Duplex): void {
+  // Node hands a CONNECT socket over with no error listener of its own: a reset from the
+  // peer would otherwise be an uncaught error, and the end of the process.
+  socket.on('error', () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
     return;
