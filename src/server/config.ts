@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { compile as compileProxyTrust } from 'proxy-addr';
 import { z } from 'zod';
 import { BUILD_POLL_INTERVAL_BOUNDS_MS, DEFAULT_BUILD_POLL_INTERVAL_MS } from '@/shared/build-poll';
@@ -30,7 +31,14 @@ const flag = (fallback: boolean) =>
 export type TrustProxy = false | number | readonly string[];
 
 const TRUST_PROXY_ALTERNATIVES =
-  'use false, a number of trusted hops (1 behind one load balancer), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal';
+  'use false, a number of trusted hops from 0 to 100 (1 behind one load balancer), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal';
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An entry of a TRUST_PROXY list: proxy-addr's names, or an IP address with an optional prefix length. */
+function isProxyAddress(entry: string): boolean {
+  return PROXY_NAMES.has(entry) || isIP(entry.split('/')[0] ?? '') !== 0;
+}
 
 const trustProxy = z
   .string()
@@ -48,7 +56,9 @@ const trustProxy = z
     }
     const entries = text.split(',').map((entry) => entry.trim());
     try {
-      if (entries.some((entry) => entry === '')) throw new Error('empty entry');
+      // proxy-addr reads a bare number as an IPv4 address (101 as 0.0.0.101): only
+      // address literals and its names may stand in a list.
+      if (!entries.every(isProxyAddress)) throw new Error('not an address');
       compileProxyTrust(entries);
       return Object.freeze(entries);
     } catch {
