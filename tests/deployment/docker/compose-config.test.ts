@@ -51,6 +51,12 @@ describe('docker-compose.yml', () => {
     expect(read('docker/haproxy/haproxy.cfg')).toMatch(/^\s*option forwardfor\s*$/m);
   });
 
+  it('has the balancer overwrite X-Forwarded-Proto and X-Forwarded-Host, which the replicas believe from it', () => {
+    const config = read('docker/haproxy/haproxy.cfg');
+    expect(config).toMatch(/^\s*http-request set-header X-Forwarded-Proto http\s*$/m);
+    expect(config).toMatch(/^\s*http-request set-header X-Forwarded-Host %\[req\.hdr\(host\)\]\s*$/m);
+  });
+
   it('is valid for Compose, and passes MERIDIAN_OTLP_ENDPOINT to the replicas only when set', async () => {
     const plain = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: '' });
     expect(plain.services['app-1']?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('');
