@@ -72,6 +72,22 @@ describe('conditional requests on a prerendered page', () => {
     expect(notModified.body).toBe('');
   });
 
+  it('gives each coding its own strong tag, and a tag matches only the coding it names (RFC 9110 §8.8.3)', async () => {
+    const tagOf = async (coding: string) => String((await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding } })).headers.etag);
+    const tags = { identity: etag, gzip: await tagOf('gzip'), br: await tagOf('br') };
+    expect(new Set(Object.values(tags)).size).toBe(3);
+    for (const tag of Object.values(tags)) expect(tag).toMatch(/^"[^"]+"$/);
+    const status = async (coding: string, tag: string) => (await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding, 'If-None-Match': tag } })).status;
+    expect(await status('br', tags.br)).toBe(304);
+    expect(await status('gzip', tags.gzip)).toBe(304);
+    expect(await status('gzip', tags.br)).toBe(200);
+    expect(await status('br', tags.identity)).toBe(200);
+    // A cache holding two variants may send both: the selected one's tag decides, and the 304 names it.
+    const both = await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': `${tags.gzip}, ${tags.br}` } });
+    expect(both.status).toBe(304);
+    expect(both.headers.etag).toBe(tags.br);
+  });
+
   it('answers If-Modified-Since, and ignores it beside If-None-Match', async () => {
     expect(await conditional({ 'If-Modified-Since': lastModified })).toBe(304);
     expect(await conditional({ 'If-Modified-Since': new Date(Date.parse(lastModified) + 86_400_000).toUTCString() })).toBe(304);
@@ -102,6 +118,19 @@ describe('build assets', () => {
       expect(full.status, range).toBe(200);
       expect(full.body, range).toBe(whole.body);
     }
+  });
+});
+
+describe('If-None-Match: * on the files our entry serves from memory (RFC 9110 §13.1.2)', () => {
+  it('answers 304 where the file exists, and the file or its 404 otherwise', async () => {
+    const anyTag = (path: string, headers: Record<string, string> = {}) => request(`${server.url}${path}`, { headers: { 'If-None-Match': '*', ...headers } });
+    for (const [path, headers] of [['/builds/latest.json', {}], ['/robots.txt', {}], [script, { 'Accept-Encoding': 'br' }], [script, { Range: 'bytes=0-9' }]] as const) {
+      const reply = await anyTag(path, headers);
+      expect(reply.status, `${path} ${JSON.stringify(headers)}`).toBe(304);
+      expect(reply.body).toBe('');
+    }
+    expect((await anyTag('/builds/meta/no-such-build.json')).status).toBe(404);
+    expect((await anyTag('/_next/static/chunks/no-such-chunk.js')).status).toBe(404);
   });
 });
 

@@ -1,14 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
 import type { BuildFiles } from './build-files';
+import { answerAnyTagMatch } from '@/server/serving/negotiation/negotiation';
 
 const META_PREFIX = '/builds/meta/';
 
 function json(res: ServerResponse, req: IncomingMessage, status: number, body: Buffer | string, cacheControl: string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.setHeader('Cache-Control', cacheControl);
+  if (status === 200 && answerAnyTagMatch(req, res)) return;
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', cacheControl);
   res.setHeader('Content-Length', bytes.length);
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }

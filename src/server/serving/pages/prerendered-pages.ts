@@ -7,11 +7,12 @@ import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
 export interface PrerenderedPage {
   bodies: Record<ContentCoding, Buffer>;
-  etag: string;
+  /** A strong tag per coding: RFC 9110 §8.8.3 gives each content-coded representation its own. */
+  etags: Record<ContentCoding, string>;
   /** When the build wrote the page, as an HTTP date (If-Modified-Since compares with it). */
   lastModified: string;
-  /** Cache-Control and the validators: what a 304 repeats. */
-  cacheHeaders: HeaderList;
+  /** Cache-Control and the validators of each coding: what a 304 repeats. */
+  cacheHeaders: Record<ContentCoding, HeaderList>;
   /** Everything a 200 in each coding says about its body, built once (Vary aside: it depends on the URL). */
   bodyHeaders: Record<ContentCoding, HeaderList>;
 }
@@ -45,18 +46,20 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
     if (!existsSync(file)) continue;
     const identity = readFileSync(file);
     const bodies = { identity, gzip: gzipSync(identity, { level: 9 }), br: brotliCompressSync(identity) };
-    const etag = `"${createHash('sha1').update(identity).digest('base64url')}"`;
+    const hash = createHash('sha1').update(identity).digest('base64url');
+    const etags = { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` };
     const lastModified = statSync(file).mtime.toUTCString();
-    const cacheHeaders = ['Cache-Control', CACHE_CONTROL, 'ETag', etag, 'Last-Modified', lastModified];
+    const cacheHeadersOf = (coding: ContentCoding) => ['Cache-Control', CACHE_CONTROL, 'ETag', etags[coding], 'Last-Modified', lastModified];
+    const cacheHeaders = { identity: cacheHeadersOf('identity'), gzip: cacheHeadersOf('gzip'), br: cacheHeadersOf('br') };
     pages.set(route, {
       bodies,
-      etag,
+      etags,
       lastModified,
       cacheHeaders,
       bodyHeaders: {
-        identity: headersOf(bodies.identity, 'identity', cacheHeaders),
-        gzip: headersOf(bodies.gzip, 'gzip', cacheHeaders),
-        br: headersOf(bodies.br, 'br', cacheHeaders),
+        identity: headersOf(bodies.identity, 'identity', cacheHeaders.identity),
+        gzip: headersOf(bodies.gzip, 'gzip', cacheHeaders.gzip),
+        br: headersOf(bodies.br, 'br', cacheHeaders.br),
       },
     });
   }

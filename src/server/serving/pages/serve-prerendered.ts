@@ -28,23 +28,24 @@ export function servePrerendered(
   const page = pages.get(load.decision.internalPathname);
   if (!page) return false;
   const vary = load.decision.variesByLanguage ? VARY_WITH_LANGUAGE : VARY;
-  if (isFresh(req, page)) {
-    setHeaderList(res, head);
-    setHeaderList(res, page.cacheHeaders);
-    res.setHeader('Vary', vary);
-    res.statusCode = 304;
-    res.end();
-    return true;
-  }
+  // The representation is chosen first: preconditions are evaluated against the selected one (RFC 9110 §13.2.1).
   const coding = preferredCoding(req, CODINGS);
   if (!coding) {
     // Even identity was refused (`identity;q=0`, `*;q=0`): RFC 9110 §12.5.3 allows a 406.
     setHeaderList(res, head);
-    setHeaderList(res, page.cacheHeaders);
+    res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Vary', vary);
     res.statusCode = 406;
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.end(req.method === 'HEAD' ? undefined : 'Not Acceptable: br, gzip or identity\n');
+    return true;
+  }
+  if (isFresh(req, { etag: page.etags[coding], lastModified: page.lastModified })) {
+    setHeaderList(res, head);
+    setHeaderList(res, page.cacheHeaders[coding]);
+    res.setHeader('Vary', vary);
+    res.statusCode = 304;
+    res.end();
     return true;
   }
   res.writeHead(200, head.concat(page.bodyHeaders[coding], 'Vary', vary));

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { StaticAssets } from './static-assets';
-import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
+import { answerAnyTagMatch, preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { serveAssetRange } from './serve-asset-range';
 
 const STATIC_PREFIX = '/_next/static/';
@@ -33,6 +33,12 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
     res.end(req.method === 'HEAD' ? undefined : 'Not Found\n');
     return Promise.resolve();
   }
+  // The file name carries its content hash: it never changes.
+  const cacheControl = 'public, max-age=31536000, immutable';
+  if (req.headers['if-none-match'] !== undefined) {
+    res.setHeader('Cache-Control', cacheControl);
+    if (answerAnyTagMatch(req, res)) return Promise.resolve();
+  }
   if (req.headers.range !== undefined) {
     // `known` is one of this build's files, listed at start-up: no path from the request reaches the disk.
     return serveAssetRange(req, res, path.join(assets.root, known.slice(STATIC_PREFIX.length)));
@@ -43,8 +49,7 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
   res.setHeader('Content-Type', asset.contentType);
   res.setHeader('Content-Encoding', 'br');
   res.setHeader('Content-Length', asset.brotli.length);
-  // The file name carries its content hash: it never changes.
-  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  res.setHeader('Cache-Control', cacheControl);
   res.setHeader('Vary', 'Accept-Encoding');
   res.end(req.method === 'HEAD' ? undefined : asset.brotli);
   return Promise.resolve();
