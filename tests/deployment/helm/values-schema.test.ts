@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { render, renderError } from '../support/chart';
+import { CHART_DIR, render, renderError } from '../support/chart';
 
 describe('values.schema.json', () => {
   it.each([
@@ -39,6 +41,8 @@ describe('values.schema.json', () => {
     ['a global image registry with a scheme', { global: { imageRegistry: 'https://registry.example.com' } }, "at '/global/imageRegistry'"],
     ['extraManifests that is not a list', { extraManifests: { kind: 'Secret' } }, "at '/extraManifests'"],
     ['TRUST_PROXY true', { app: { trustProxy: true } }, "at '/app/trustProxy'"],
+    ['TRUST_PROXY as a string of digits (read as an address, not hops)', { app: { trustProxy: '101' } }, "at '/app/trustProxy'"],
+    ['TRUST_PROXY with a hop count inside a list', { app: { trustProxy: '1, 10.0.0.0/8' } }, "at '/app/trustProxy'"],
     ['an unknown severity key', { prometheusRule: { severities: { info: 'low' } } }, "additional properties 'info' not allowed"],
     ['alert labels that are not strings', { prometheusRule: { alertLabels: { tier: 1 } } }, "at '/prometheusRule/alertLabels/tier'"],
   ])('rejects %s', (_label, values, expected) => {
@@ -65,5 +69,90 @@ describe('values.schema.json', () => {
         minReadySeconds: 10,
       }),
     ).not.toThrow();
+  });
+});
+
+type SchemaNode = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: boolean | SchemaNode;
+  items?: SchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+};
+
+const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode & { definitions: Record<string, SchemaNode> };
+const resolve = (node: SchemaNode): SchemaNode => (node.$ref ? (schema.definitions[node.$ref.replace('#/definitions/', '')] as SchemaNode) : node);
+
+/** Every node of the schema under `path` (JSON pointer, `[]` for an array's items), $refs followed. */
+function* nodes(node: SchemaNode, pointer = ''): Generator<{ pointer: string; node: SchemaNode }> {
+  const resolved = resolve(node);
+  yield { pointer, node: resolved };
+  for (const [key, child] of Object.entries(resolved.properties ?? {})) yield* nodes(child, `${pointer}/${key}`);
+  if (resolved.items) yield* nodes(resolved.items, `${pointer}/[]`);
+}
+
+/**
+ * Objects handed to Kubernetes, the Gateway API or the Prometheus Operator as they are
+ * (the API server checks their fields, for its own version), and `global`, which Helm
+ * shares with parent charts.
+ */
+const OPEN_BY_DESIGN = [
+  '/global',
+  '/extraEnv/[]/valueFrom',
+  '/extraEnvFrom/[]/configMapRef',
+  '/extraEnvFrom/[]/secretRef',
+  '/podSecurityContext',
+  '/securityContext',
+  '/extraVolumes/[]',
+  '/extraVolumeMounts/[]',
+  '/affinity',
+  '/initContainers/[]',
+  '/sidecars/[]',
+  '/tolerations/[]',
+  '/httpRoute/filters/[]',
+  '/autoscaling/behavior',
+  '/networkPolicy/http/from/[]',
+  '/networkPolicy/metrics/podSelector',
+  '/serviceMonitor/relabelings/[]',
+  '/serviceMonitor/metricRelabelings/[]',
+].sort();
+
+/** A value of a type the node does not allow. */
+function wrongValue(node: SchemaNode): unknown {
+  const allowed = [node.type ?? []].flat();
+  const typeOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
+  return [true, 'not-this', 1.5, ['x'], { x: 1 }].find((value) => !allowed.includes(typeOf(value)) && !(typeOf(value) === 'integer' && allowed.includes('number')));
+}
+
+describe('values.schema.json, walked', () => {
+  const all = [...nodes(schema)];
+  const isObject = (node: SchemaNode) => node.type === 'object' || node.properties !== undefined;
+
+  it('closes every object of the chart\'s own: only Kubernetes pass-throughs and global take any key', () => {
+    const open = all.filter(({ node }) => isObject(node) && node.additionalProperties === undefined).map(({ pointer }) => pointer);
+    expect(open.sort()).toEqual(OPEN_BY_DESIGN);
+  });
+
+  it('refuses an unknown key in every block and a wrong type at every typed value, each named by its path', () => {
+    const values: Record<string, unknown> = {};
+    const put = (pointer: string, value: unknown) => {
+      const keys = pointer.split('/').slice(1);
+      let target = values;
+      for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+      target[keys.at(-1) as string] = value;
+    };
+    const reachable = all.filter(({ pointer }) => pointer !== '' && !pointer.includes('[]'));
+    const leaves = reachable.filter(({ node }) => !node.properties && node.type !== undefined);
+    const blocks = reachable.filter(({ node }) => node.properties && node.additionalProperties === false);
+    for (const { pointer, node } of leaves) put(pointer, wrongValue(node));
+    for (const { pointer } of blocks) put(`${pointer}/bogusKey`, 1);
+    expect(leaves.length).toBeGreaterThan(60);
+    expect(blocks.length).toBeGreaterThan(20);
+
+    const message = renderError(values);
+    for (const { pointer } of leaves) expect(message, pointer).toContain(`at '${pointer}'`);
+    for (const { pointer } of blocks) expect(message, pointer).toContain(`at '${pointer}': additional properties 'bogusKey' not allowed`);
   });
 });
