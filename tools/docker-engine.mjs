@@ -1,9 +1,10 @@
 // A Docker engine and Compose for the Docker tests. CI runs on a fresh machine
 // where nothing can be installed by hand, so the tests install Debian's
 // docker.io and start dockerd themselves when no engine answers.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { BlockList } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { succeeds } from './lib/command.mjs';
@@ -23,6 +24,31 @@ export function engineAnswers() {
  * test traffic never goes to 10/8, 172.16/12 or 192.168/16.
  */
 export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-pool', 'base=198.19.128.0/17,size=24'];
+
+/** The subnets of the engine's default bridge network, as `docker network inspect` gives them. */
+export function bridgeSubnets() {
+  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], { encoding: 'utf8' });
+  return out.split(' ').filter(Boolean);
+}
+
+const TEST_BLOCK = new BlockList();
+TEST_BLOCK.addSubnet('198.18.0.0', 15);
+
+/** Whether a CIDR lies wholly inside 198.18.0.0/15. */
+export function insideTestBlock(cidr) {
+  const [address, prefix] = cidr.split('/');
+  return Number(prefix) >= 15 && TEST_BLOCK.check(address);
+}
+
+/** An engine that answers but puts containers outside 198.18.0.0/15 is refused, in one line. */
+function checkBridge() {
+  const outside = bridgeSubnets().filter((subnet) => !insideTestBlock(subnet));
+  if (outside.length) {
+    throw new Error(
+      `docker: the running engine's bridge is ${outside.join(', ')}, outside 198.18.0.0/15, where test traffic must stay; stop it (the tests then start their own) or restart it with ${DOCKERD_NETWORK_ARGS.join(' ')}`,
+    );
+  }
+}
 
 /** Starts dockerd in the background; returns its process. */
 function startDockerd() {
@@ -53,7 +79,10 @@ function pidFileDockerdAlive() {
  */
 export async function ensureDockerEngine(timeoutMs = 60_000) {
   const noop = { stop: async () => {} };
-  if (engineAnswers()) return noop;
+  if (engineAnswers()) {
+    checkBridge();
+    return noop;
+  }
   ensureDebianPackages(['docker.io']);
   const polling = { timeoutMs, intervalMs: 500 };
   // A dockerd of an earlier run may still be shutting down (or one started by
@@ -62,7 +91,10 @@ export async function ensureDockerEngine(timeoutMs = 60_000) {
   await waitFor('the running dockerd to answer or exit', () => {
     if (!engineAnswers() && pidFileDockerdAlive()) throw new Error(`${DOCKERD_PID_FILE} names a live process that does not answer`);
   }, polling);
-  if (engineAnswers()) return noop;
+  if (engineAnswers()) {
+    checkBridge();
+    return noop;
+  }
   const dockerd = startDockerd();
   await Promise.race([
     waitFor('dockerd to answer', () => {

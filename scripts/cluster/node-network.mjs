@@ -6,7 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NETWORK, PATHS } from './layout.mjs';
+import { NETWORK, PATHS, PORTS } from './layout.mjs';
 
 function ip(args) {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -64,10 +64,26 @@ function fencePods() {
   });
 }
 
+const API_SERVER_LOOPBACK = 'MERIDIAN-APISERVER-LOOPBACK';
+
+/**
+ * The API server binds one address, the node's; this machine's own connections to
+ * 127.0.0.1:6443 are translated to it, so it answers on loopback too without
+ * listening on every interface (the external one included).
+ */
+function apiServerOnLoopback() {
+  const rule = `-d 127.0.0.1/32 -p tcp -m tcp --dport ${PORTS.apiServer} -j DNAT --to-destination ${NETWORK.nodeAddress}:${PORTS.apiServer}`;
+  execFileSync('iptables-restore', ['--noflush'], {
+    input: `*nat\n:${API_SERVER_LOOPBACK} - [0:0]\n-A ${API_SERVER_LOOPBACK} ${rule}\n-I OUTPUT 1 -j ${API_SERVER_LOOPBACK}\nCOMMIT\n`,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+}
+
 export function setUpNodeNetwork() {
   saveSysctls();
   for (const [key, value] of Object.entries(SYSCTLS)) writeFileSync(`/proc/sys/${key}`, value);
   fencePods();
+  apiServerOnLoopback();
   if (!linkExists(NETWORK.nodeBridge)) ip(['link', 'add', NETWORK.nodeBridge, 'type', 'bridge']);
   const address = `${NETWORK.nodeAddress}/${NETWORK.nodePrefix}`;
   if (!execFileSync('ip', ['-o', 'addr', 'show', 'dev', NETWORK.nodeBridge], { encoding: 'utf8' }).includes(address)) {

@@ -1,5 +1,6 @@
-// Debian's Prometheus as a child process on loopback, for the tests and the
-// rollout scenario: it scrapes app processes' metrics ports and loads rules.
+// Prometheus as a child process on loopback, for the tests and the rollout
+// scenarios: it scrapes app processes' metrics ports and loads rules. Debian's by
+// default; the cluster's runs the one built beside Kubernetes (with Kubernetes discovery).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';

@@ -4,9 +4,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../scripts/cluster/bring-up.mjs';
-import { NETWORK, PATHS, PORTS, STATE_DIR } from '../../scripts/cluster/layout.mjs';
+import { clusterImages } from '../../scripts/cluster/images.mjs';
+import { CONTAINERD_NAMESPACE, NETWORK, PATHS, PORTS, STATE_DIR } from '../../scripts/cluster/layout.mjs';
 import { isAlive } from '../../scripts/cluster/processes.mjs';
+import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
+import { run } from '../../tools/lib/command.mjs';
+import { keepComponentLogs } from '../cluster/support/component-logs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
 function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -36,11 +40,25 @@ function processesNaming(text: string): string[] {
     });
 }
 
-/** What a stopped cluster must not leave on the machine. */
-async function leftovers() {
+/** `cluster:down`, with the components' logs kept first: it removes the folder holding them. */
+function clusterDown() {
+  keepComponentLogs('cluster-script');
+  return shell('npm run --silent cluster:down');
+}
+
+/** Interface names in `ip -o link show` output (`12: veth1a2b@if3: <...>`). */
+const interfaceNames = (output: string): string[] => [...output.matchAll(/^\d+: ([^:@\s]+)/gm)].map((match) => match[1] ?? '');
+
+/** Names of the network interfaces on this machine. */
+async function linkNames(): Promise<string[]> {
+  return interfaceNames((await shell('ip -o link show')).stdout);
+}
+
+/** What a stopped cluster must not leave on the machine; `podLinks`: the pods' veths it had. */
+async function leftovers(podLinks: string[] = []) {
   const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((line) => line.includes(STATE_DIR));
   const chains = (await shell('iptables-save; ip6tables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI|MERIDIAN)-/.test(line));
-  const links = (await shell('ip -o link show')).stdout.split('\n').filter((line) => line.includes(NETWORK.nodeBridge) || line.includes(NETWORK.podBridge));
+  const links = (await linkNames()).filter((name) => name === NETWORK.nodeBridge || name === NETWORK.podBridge || podLinks.includes(name));
   const processes = processesNaming(`${STATE_DIR}/`);
   const cgroups = readdirSync('/sys/fs/cgroup').filter((hierarchy) => existsSync(`/sys/fs/cgroup/${hierarchy}/kubepods`));
   return { mounts, chains, links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
@@ -60,7 +78,7 @@ if (foreignCluster) {
 
 describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   afterAll(async () => {
-    await shell('npm run --silent cluster:down');
+    await clusterDown();
   });
 
   test('eval "$(npm run --silent cluster:up)" sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
@@ -69,6 +87,25 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(stdout.trim()).toBe('node/meridian-node');
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain('-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP');
+  });
+
+  test('the API server answers on loopback as well as on the node address', async () => {
+    for (const server of [`https://127.0.0.1:${PORTS.apiServer}`, `https://${NETWORK.nodeAddress}:${PORTS.apiServer}`]) {
+      const { code, stdout, stderr } = await shell(`eval "$(npm run --silent cluster:up)" && kubectl --server ${server} get --raw /readyz`);
+      expect(code, stderr).toBe(0);
+      expect(stdout.trim(), server).toBe('ok');
+    }
+  });
+
+  test('cluster:image copies a local Docker image into the cluster\'s containerd', async () => {
+    const image = 'docker.io/library/meridian:cluster-a';
+    const binDir = ensureBinaries(() => {});
+    await run(path.join(binDir, 'ctr'), ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, 'images', 'remove', image]).catch(() => {});
+    expect(await clusterImages(binDir)).not.toContain(image);
+    const { code, stderr } = await shell('npm run --silent cluster:image -- meridian:cluster-a');
+    expect(code, stderr).toBe(0);
+    expect(stderr.trim()).toBe('cluster: imported meridian:cluster-a');
+    expect(await clusterImages(binDir)).toContain(image);
   });
 
   test('cluster:up reuses the running cluster', async () => {
@@ -88,6 +125,7 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   });
 
   test('state left by a killed run is cleaned up, said so, and a fresh cluster starts', async () => {
+    keepComponentLogs('cluster-script');
     for (const pid of recordedPids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name');
     expect(code, stderr).toBe(0);
@@ -99,15 +137,18 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   test('cluster:down removes its processes, mounts, iptables chains, interfaces and state; a second run is harmless', async () => {
     const pids = recordedPids();
     expect(pids.length).toBeGreaterThan(0);
+    // CoreDNS runs, so the pods' bridge has at least one veth to remove.
+    const podLinks = interfaceNames((await shell(`ip -o link show master ${NETWORK.podBridge}`)).stdout);
+    expect(podLinks.length).toBeGreaterThan(0);
     const before = JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8')) as Record<string, string>;
     expect(sysctl('net/ipv4/conf/all/route_localnet')).toBe('1');
-    const first = await shell('npm run --silent cluster:down');
+    const first = await clusterDown();
     expect(first.code, first.stderr).toBe(0);
     expect(pids.filter(isAlive)).toEqual([]);
-    expect(await leftovers()).toEqual(NOTHING_LEFT);
+    expect(await leftovers(podLinks)).toEqual(NOTHING_LEFT);
     // Kernel settings as they were before cluster:up (route_localnet off again, the kubelet's panic settings undone).
     expect(Object.fromEntries(Object.keys(before).map((key) => [key, sysctl(key)]))).toEqual(before);
-    const second = await shell('npm run --silent cluster:down');
+    const second = await clusterDown();
     expect(second.code).toBe(0);
     expect(second.stderr.trim()).toBe('cluster: nothing was running');
     const image = await shell('npm run --silent cluster:image -- meridian:cluster-a');

@@ -31,7 +31,7 @@ describe('the chart with every optional feature on, installed for real', () => {
 
   test('the API server holds every object the release rendered, of every optional kind', async () => {
     const kinds = new Set(manifest.map((object) => object.kind));
-    for (const kind of ['ServiceMonitor', 'PrometheusRule', 'Ingress', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap', 'Deployment', 'Service']) {
+    for (const kind of ['ServiceMonitor', 'PrometheusRule', 'Ingress', 'HTTPRoute', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap', 'Deployment', 'Service']) {
       expect(kinds, kind).toContain(kind);
     }
     for (const object of manifest) {

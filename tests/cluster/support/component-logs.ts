@@ -3,7 +3,12 @@ import path from 'node:path';
 import { PATHS } from '../../../scripts/cluster/layout.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 
-/** Copies every component's log out of the cluster's state folder, which cluster:down removes. */
-export function keepComponentLogs(): void {
-  if (existsSync(PATHS.logs)) cpSync(PATHS.logs, path.join(ROOT, 'test-reports', 'cluster', 'logs'), { recursive: true });
+/**
+ * Copies every component's log, and the pods' (CoreDNS, the app), out of the cluster's
+ * state folder, which cluster:down removes, into test-reports/<suite>/.
+ */
+export function keepComponentLogs(suite = 'cluster'): void {
+  const reports = path.join(ROOT, 'test-reports', suite);
+  if (existsSync(PATHS.logs)) cpSync(PATHS.logs, path.join(reports, 'logs'), { recursive: true });
+  if (existsSync(PATHS.podLogs)) cpSync(PATHS.podLogs, path.join(reports, 'pod-logs'), { recursive: true });
 }

@@ -16,7 +16,7 @@ export interface ReleaseRef {
 interface Pod {
   metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
   spec: { containers: { image: string }[] };
-  status: { conditions?: { type: string; status: string }[] };
+  status: { conditions?: { type: string; status: string }[]; podIP?: string };
 }
 
 /** Installs build A of `ref` in a fresh restricted namespace; `remove()` uninstalls it and deletes the namespace. */
