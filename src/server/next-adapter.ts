@@ -39,3 +39,32 @@ export function applyBuildConfig(requireFromBuild: NodeJS.Require, config: unkno
   checkNextInternals(requireFromBuild);
   process.env[STANDALONE_CONFIG_VARIABLE] = JSON.stringify(config);
 }
+
+const ROUTER_STATE_VALIDATOR = 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
+
+/**
+ * Whether Next would accept a router request's `Next-Router-State-Tree` header, by
+ * Next's own parser: a header it cannot parse makes Next answer 500, while it is the
+ * client's mistake (a 400). Absent is fine.
+ */
+export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: string | string[] | undefined) => boolean {
+  let validator: { parseAndValidateFlightRouterState?: (header: unknown) => unknown };
+  try {
+    validator = requireFromBuild(ROUTER_STATE_VALIDATOR) as typeof validator;
+  } catch {
+    validator = {};
+  }
+  const parse = validator.parseAndValidateFlightRouterState;
+  if (typeof parse !== 'function') {
+    const { version } = requireFromBuild('next/package.json') as { version: string };
+    throw new NextAdapterError(`Next ${version} is not supported by src/server/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`);
+  }
+  return (header) => {
+    try {
+      parse(header);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}

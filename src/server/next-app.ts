@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyBuildConfig } from './next-adapter';
+import { applyBuildConfig, routerStateCheck } from './next-adapter';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -27,5 +27,14 @@ export async function loadNextHandler(options: { dir: string; port: number }): P
   // would make every locale rewrite look external.
   const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port, quiet: true });
   await app.prepare();
-  return app.getRequestHandler();
+  const handle = app.getRequestHandler();
+  const routerStateIsValid = routerStateCheck(requireFromBuild);
+  return (req, res) => {
+    if (routerStateIsValid(req.headers['next-router-state-tree'])) return handle(req, res);
+    res.statusCode = 400;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(req.method === 'HEAD' ? undefined : 'Bad Request: unreadable Next-Router-State-Tree\n');
+    return Promise.resolve();
+  };
 }

@@ -75,6 +75,8 @@ export function createRequestListener(deps: PipelineDeps) {
     if (load && servePrerendered(req, res, load, deps.pages, head)) return;
     setHeaderList(res, head);
     if (refuseMethod(req, res, pathname)) return;
+    // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
+    if (!req.url?.startsWith('/')) return plain(res, 400, 'Bad Request');
     if (pathname === '/healthz') return answerHealth(res);
     if (pathname === '/readyz') return answerReadiness(res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return plain(res, 404, 'Not Found');

@@ -51,6 +51,10 @@ const headers = fc.record({
   'X-Forwarded-Host': oneOf(['evil.example', 'evil.example:443', '']),
   Referer: oneOf(['https://evil.example/', 'javascript:alert(1)', '/ja', '']),
   Accept: oneOf(['text/html', '*/*', 'application/json']),
+  // The router's own requests take another path through the server than page loads.
+  RSC: oneOf(['1', '0']),
+  'Next-Router-Prefetch': oneOf(['1']),
+  'Next-Router-State-Tree': oneOf(['%5B%22%22%5D', '[[[[', '%ZZ', '{}']),
 }, { requiredKeys: [] });
 
 const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z-]{0,11}$/) });

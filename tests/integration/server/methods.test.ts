@@ -60,6 +60,15 @@ describe('methods on the public port', () => {
     expect((await raw('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status).toBe(204);
   });
 
+  it('answers 400 to a target that is no path (`*`, an authority) for any other method, router requests included', async () => {
+    for (const target of ['*', 'evil.example:443']) {
+      for (const [method, extra] of [['GET', ''], ['GET', 'RSC: 1\r\n'], ['GET', 'Next-Router-Prefetch: 1\r\nRSC: 1\r\n'], ['HEAD', '']]) {
+        const reply = await raw(`${method} ${target} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`);
+        expect(reply.status, `${method} ${target} ${extra}`).toBe(400);
+      }
+    }
+  });
+
   it('answers CONNECT, TRACK and unknown tokens with 405 and Allow (Node’s parser never hands them on)', async () => {
     for (const line of ['CONNECT example.com:443 HTTP/1.1', 'TRACK / HTTP/1.1', 'FOO / HTTP/1.1', 'BREW /ja HTTP/1.1']) {
       const reply = await raw(`${line}\r\nHost: example.com\r\n\r\n`);

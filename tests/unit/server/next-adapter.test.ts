@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkNextInternals, NextAdapterError } from '@/server/next-adapter';
+import { checkNextInternals, NextAdapterError, routerStateCheck } from '@/server/next-adapter';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const builds: string[] = [];
@@ -40,6 +40,22 @@ describe('the Next adapter', () => {
     const requireFromBuild = standaloneWith('16.9.0', 'module.exports = {};');
     expect(() => checkNextInternals(requireFromBuild)).toThrow(
       'Next 16.9.0 is not supported by src/server/next-adapter.ts: its config loader no longer reads __NEXT_PRIVATE_STANDALONE_CONFIG.',
+    );
+  });
+
+  it('reads a router state header as Next does: absent or well-formed passes, anything else does not', () => {
+    const isValid = routerStateCheck(createRequire(path.join(ROOT, 'server.js')));
+    expect(isValid(undefined)).toBe(true);
+    expect(isValid(encodeURIComponent(JSON.stringify(['', { children: ['ja', {}] }])))).toBe(true);
+    for (const header of ['[[[[', '%ZZ', '{}', '["x"]', '', 'x'.repeat(50_000), ['%5B%22%22%2C%7B%7D%5D', '%5B%22%22%2C%7B%7D%5D']]) {
+      expect(isValid(header), String(header).slice(0, 40)).toBe(false);
+    }
+  });
+
+  it('refuses a Next without the router state parser, naming the installed version', () => {
+    const requireFromBuild = standaloneWith('16.9.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
+    expect(() => routerStateCheck(requireFromBuild)).toThrow(
+      'Next 16.9.0 is not supported by src/server/next-adapter.ts: next/dist/server/app-render/parse-and-validate-flight-router-state.js no longer exports parseAndValidateFlightRouterState',
     );
   });
 });
