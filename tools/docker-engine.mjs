@@ -28,7 +28,7 @@ export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-p
 /** The subnets of the engine's default bridge network, as `docker network inspect` gives them. */
 export function bridgeSubnets() {
   const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], { encoding: 'utf8' });
-  return out.split(' ').filter(Boolean);
+  return out.trim().split(/\s+/).filter(Boolean);
 }
 
 const TEST_BLOCK = new BlockList();
