@@ -4,10 +4,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { BlockList } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { succeeds } from './lib/command.mjs';
+import { insideTestBlock } from './lib/test-network.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
 import { exitAsFailure, waitFor } from './lib/wait.mjs';
 
@@ -29,15 +29,6 @@ export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-p
 export function bridgeSubnets() {
   const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], { encoding: 'utf8' });
   return out.trim().split(/\s+/).filter(Boolean);
-}
-
-const TEST_BLOCK = new BlockList();
-TEST_BLOCK.addSubnet('198.18.0.0', 15);
-
-/** Whether a CIDR lies wholly inside 198.18.0.0/15. */
-export function insideTestBlock(cidr) {
-  const [address, prefix] = cidr.split('/');
-  return Number(prefix) >= 15 && TEST_BLOCK.check(address);
 }
 
 /** An engine that answers but puts containers outside 198.18.0.0/15 is refused, in one line. */

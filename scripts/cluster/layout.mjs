@@ -3,6 +3,7 @@
 // testing (RFC 2544), so no test traffic can reach a real network.
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TEST_BLOCK } from '../../tools/lib/test-network.mjs';
 
 /** All state of one cluster: certificates, configs, logs, etcd and containerd data. */
 export const STATE_DIR = process.env.MERIDIAN_CLUSTER_DIR || path.join(tmpdir(), 'meridian-cluster');
@@ -11,7 +12,7 @@ export const NODE_NAME = 'meridian-node';
 
 export const NETWORK = {
   /** Everything the cluster's pods may reach. */
-  testBlock: '198.18.0.0/15',
+  testBlock: TEST_BLOCK,
   /** A bridge the script creates to hold the node's own address; nothing else is on it. */
   nodeBridge: 'mrdn-node0',
   nodeAddress: '198.18.0.1',

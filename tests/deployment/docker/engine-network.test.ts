@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeSubnets, insideTestBlock } from '../../../tools/docker-engine.mjs';
+import { bridgeSubnets } from '../../../tools/docker-engine.mjs';
+import { insideTestBlock } from '../../../tools/lib/test-network.mjs';
 
 describe('the Docker engine the tests use', () => {
   it('puts containers on a bridge inside 198.18.0.0/15, never a private range', () => {

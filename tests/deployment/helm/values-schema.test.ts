@@ -78,14 +78,12 @@ type SchemaNode = {
   properties?: Record<string, SchemaNode>;
   additionalProperties?: boolean | SchemaNode;
   items?: SchemaNode;
-  enum?: unknown[];
-  const?: unknown;
 };
 
 const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode & { definitions: Record<string, SchemaNode> };
 const resolve = (node: SchemaNode): SchemaNode => (node.$ref ? (schema.definitions[node.$ref.replace('#/definitions/', '')] as SchemaNode) : node);
 
-/** Every node of the schema under `path` (JSON pointer, `[]` for an array's items), $refs followed. */
+/** Every node of the schema under `pointer` (a JSON pointer, `[]` for an array's items), $refs followed. */
 function* nodes(node: SchemaNode, pointer = ''): Generator<{ pointer: string; node: SchemaNode }> {
   const resolved = resolve(node);
   yield { pointer, node: resolved };

@@ -21,7 +21,6 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: B
 export async function serveAssetRange(req: IncomingMessage, res: ServerResponse, file: string): Promise<void> {
   const content = await readFile(file);
   res.setHeader('Content-Type', contentTypeOf(file));
-  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Vary', 'Accept-Encoding');
   const ranges = req.headers['if-range'] === undefined ? parseRange(content.length, String(req.headers.range), { combine: true }) : -2;

@@ -34,11 +34,8 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
     return Promise.resolve();
   }
   // The file name carries its content hash: it never changes.
-  const cacheControl = 'public, max-age=31536000, immutable';
-  if (req.headers['if-none-match'] !== undefined) {
-    res.setHeader('Cache-Control', cacheControl);
-    if (answerAnyTagMatch(req, res)) return Promise.resolve();
-  }
+  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  if (answerAnyTagMatch(req, res)) return Promise.resolve();
   if (req.headers.range !== undefined) {
     // `known` is one of this build's files, listed at start-up: no path from the request reaches the disk.
     return serveAssetRange(req, res, path.join(assets.root, known.slice(STATIC_PREFIX.length)));
@@ -49,7 +46,6 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
   res.setHeader('Content-Type', asset.contentType);
   res.setHeader('Content-Encoding', 'br');
   res.setHeader('Content-Length', asset.brotli.length);
-  res.setHeader('Cache-Control', cacheControl);
   res.setHeader('Vary', 'Accept-Encoding');
   res.end(req.method === 'HEAD' ? undefined : asset.brotli);
   return Promise.resolve();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NETWORK } from '../../../../scripts/cluster/layout.mjs';
-import { insideTestBlock } from '../../../../tools/docker-engine.mjs';
+import { insideTestBlock } from '../../../../tools/lib/test-network.mjs';
 
 describe('the local cluster\'s addresses', () => {
   it('keeps the pod and Service ranges inside 198.18.0.0/15', () => {
@@ -9,6 +9,6 @@ describe('the local cluster\'s addresses', () => {
   });
 
   it('keeps every single address inside it', () => {
-    for (const address of [NETWORK.nodeAddress, NETWORK.apiServiceAddress, NETWORK.dnsServiceAddress]) expect(insideTestBlock(`${address}/32`), address).toBe(true);
+    for (const address of [NETWORK.nodeAddress, NETWORK.apiServiceAddress, NETWORK.dnsServiceAddress]) expect(insideTestBlock(address), address).toBe(true);
   });
 });
