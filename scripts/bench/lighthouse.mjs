@@ -58,7 +58,9 @@ function failingAudits(lhr, categoryId) {
 
 /** Simulated LCP split in TTFB, load delay, load time and render delay (ms), as the LCP element audit shows it. */
 function lcpPhases(lhr) {
-  const table = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []).find((t) => t.headings?.some((h) => h.key === 'phase'));
+  const table = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []).find((t) =>
+    t.headings?.some((h) => h.key === 'phase'),
+  );
   if (!table) return null;
   return Object.fromEntries(table.items.map((item) => [item.phase, round(item.timing, 0)]));
 }
@@ -76,7 +78,13 @@ export async function runLighthouse(url, { reportFile }) {
   let result;
   try {
     // ignoreStatusCode: the 404 page is measured as a page, not refused as a failed load.
-    result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, ignoreStatusCode: true });
+    result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+      ignoreStatusCode: true,
+    });
   } finally {
     await chrome.kill();
   }
@@ -113,7 +121,9 @@ export async function runLighthouse(url, { reportFile }) {
 
   log(`  Lighthouse ${summary.lighthouseVersion}, ${summary.formFactor}, CPU benchmark index ${summary.benchmarkIndex}`);
   for (const id of CATEGORIES) log(`  ${id.padEnd(15)} ${summary.scores[id] ?? 'n/a'}`);
-  log(`  LCP ${summary.lcpMs} ms, TBT ${summary.tbtMs} ms, CLS ${summary.cls}, FCP ${summary.fcpMs} ms, Speed Index ${summary.speedIndexMs} ms`);
+  log(
+    `  LCP ${summary.lcpMs} ms, TBT ${summary.tbtMs} ms, CLS ${summary.cls}, FCP ${summary.fcpMs} ms, Speed Index ${summary.speedIndexMs} ms`,
+  );
   if (summary.lcpElement) log(`  LCP element: ${summary.lcpElement}`);
   for (const shift of summary.cls > 0 ? summary.layoutShifts : []) log(`  Layout shift: ${shift}`);
   if (summary.failing.length === 0) log('  No failing accessibility, best-practices or SEO audits.');

@@ -82,7 +82,11 @@ export async function measureMixedLoad({ durationS }) {
   const pages = pagePathsOf(JSON.parse(readFileSync(path.join(STANDALONE, '.next', 'prerender-manifest.json'), 'utf8')));
   const server = await startOurs({ name: 'ours (access log on)' });
   const pageAnswers = await preflight(server.url, pages);
-  log(`  pages (60 %): ${Object.entries(pageAnswers).map(([page, answer]) => `${page} ${answer}`).join(', ')}`);
+  log(
+    `  pages (60 %): ${Object.entries(pageAnswers)
+      .map(([page, answer]) => `${page} ${answer}`)
+      .join(', ')}`,
+  );
   // The readiness polls of start-up (503s) are counted too: only what the load added counts.
   const before = statusesOf(await metricsText(server.metricsUrl));
   const cpuBefore = cpuMs(server.pid);
@@ -105,7 +109,9 @@ export async function measureMixedLoad({ durationS }) {
     await sampler;
     const after = statusesOf(await metricsText(server.metricsUrl));
     const statuses = Object.fromEntries(
-      Object.entries(after).map(([code, count]) => [code, count - (before[code] ?? 0)]).filter(([, count]) => count > 0),
+      Object.entries(after)
+        .map(([code, count]) => [code, count - (before[code] ?? 0)])
+        .filter(([, count]) => count > 0),
     );
     const settled = samples.filter((sample) => sample.s >= Math.min(SETTLE_S, durationS / 2));
     const heapUsed = stats(settled.map((sample) => sample.heapUsedMiB));
@@ -117,7 +123,9 @@ export async function measureMixedLoad({ durationS }) {
       socketErrors: load.socketErrors,
       serverCpuShare: round(cpuShare, 2),
       statuses,
-      serverErrors: Object.entries(statuses).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0),
+      serverErrors: Object.entries(statuses)
+        .filter(([code]) => code.startsWith('5'))
+        .reduce((sum, [, count]) => sum + count, 0),
       rssMiB: stats(settled.map((sample) => sample.rssMiB)),
       peakRssMiB: peakRssMiB(server.pid),
       heapUsedMiB: heapUsed,
@@ -127,13 +135,19 @@ export async function measureMixedLoad({ durationS }) {
       samples,
       targets: MIXED_LOAD_TARGETS,
     };
-    log(`  ${result.requests} requests, ${result.rps} req/s; statuses ${JSON.stringify(statuses)}; ` +
-      `server CPU ${Math.round(cpuShare * 100)} % of one core (near 100 %: the server, not wrk, is the limit)`);
+    log(
+      `  ${result.requests} requests, ${result.rps} req/s; statuses ${JSON.stringify(statuses)}; ` +
+        `server CPU ${Math.round(cpuShare * 100)} % of one core (near 100 %: the server, not wrk, is the limit)`,
+    );
     if (result.serverErrors > 0) loud(`${result.serverErrors} answers were 5xx under mixed load`);
     if (result.socketErrors > 0) loud(`${result.socketErrors} socket errors (connect, read, write, timeout) under mixed load`);
-    log(`  after ${SETTLE_S} s: RSS median ${result.rssMiB.median} MiB, max ${result.rssMiB.max} MiB; peak (VmHWM) ${result.peakRssMiB} MiB`);
-    log(`  V8 heap in use ${heapUsed.min}–${heapUsed.max} MiB (swing ${result.heapSwingMiB} MiB), reserved median ${result.heapTotalMiB.median} MiB; ` +
-      `outside the heap median ${result.externalMiB.median} MiB`);
+    log(
+      `  after ${SETTLE_S} s: RSS median ${result.rssMiB.median} MiB, max ${result.rssMiB.max} MiB; peak (VmHWM) ${result.peakRssMiB} MiB`,
+    );
+    log(
+      `  V8 heap in use ${heapUsed.min}–${heapUsed.max} MiB (swing ${result.heapSwingMiB} MiB), reserved median ${result.heapTotalMiB.median} MiB; ` +
+        `outside the heap median ${result.externalMiB.median} MiB`,
+    );
     return result;
   } finally {
     sampling = false;

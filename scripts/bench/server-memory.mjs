@@ -91,7 +91,9 @@ async function growthUnderLoad(label, start) {
   const server = await start();
   try {
     const warmup = await send(server.url, WARMUP_REQUESTS, warmupPath);
-    log(`    warm-up: ${warmup.requests} requests in ${warmup.seconds} s, statuses ${JSON.stringify(warmup.statuses)}, errors ${warmup.errors}`);
+    log(
+      `    warm-up: ${warmup.requests} requests in ${warmup.seconds} s, statuses ${JSON.stringify(warmup.statuses)}, errors ${warmup.errors}`,
+    );
     await sleep(SETTLE_MS);
     const before = await reading(server);
     const load = await send(server.url, LOAD_REQUESTS, randomPath);
@@ -115,13 +117,17 @@ async function growthUnderLoad(label, start) {
  */
 export async function measureServerMemory() {
   heading(`Server memory: ${LOAD_REQUESTS} requests for random paths`);
-  log(`  random kinds (equal shares): ${RANDOM_KINDS.map((k) => k.name).join(', ')}; ${CONNECTIONS} keep-alive ` +
-    `connections; RSS from /proc/<pid>/status after ${SETTLE_MS / 1000} s settles (MB = MiB), as read and after a full GC`);
+  log(
+    `  random kinds (equal shares): ${RANDOM_KINDS.map((k) => k.name).join(', ')}; ${CONNECTIONS} keep-alive ` +
+      `connections; RSS from /proc/<pid>/status after ${SETTLE_MS / 1000} s settles (MB = MiB), as read and after a full GC`,
+  );
   const ours = await growthUnderLoad('our entry (metrics, info logging)', () =>
     startOurs({ name: 'ours (memory)', nodeArgs: COLLECT_GARBAGE }),
   );
   const next = await growthUnderLoad("Next's server.js (reference)", () => startNext({ nodeArgs: COLLECT_GARBAGE }));
-  log(`  after a full GC, our entry grew ${ours.growthMB} MB (target < ${MEMORY_GROWTH_TARGET_MB} MB); ` +
-    `Next's server.js grew ${next.growthMB} MB`);
+  log(
+    `  after a full GC, our entry grew ${ours.growthMB} MB (target < ${MEMORY_GROWTH_TARGET_MB} MB); ` +
+      `Next's server.js grew ${next.growthMB} MB`,
+  );
   return { ...ours, targetMB: MEMORY_GROWTH_TARGET_MB, next };
 }

@@ -52,8 +52,10 @@ async function preflight(servers) {
     }
     const seen = statuses[target.id];
     const ok = VARIANTS.every((v) => seen[v.id] === target.expectStatus);
-    log(`  ${target.label.padEnd(26)} ${VARIANTS.map((v) => `${v.label} HTTP ${seen[v.id]}`).join(', ')}` +
-      (ok ? ' (as expected)' : ` EXPECTED ${target.expectStatus}`));
+    log(
+      `  ${target.label.padEnd(26)} ${VARIANTS.map((v) => `${v.label} HTTP ${seen[v.id]}`).join(', ')}` +
+        (ok ? ' (as expected)' : ` EXPECTED ${target.expectStatus}`),
+    );
     if (!ok) loud(`${target.path} does not answer ${target.expectStatus} on every server: its ratios do not compare the same page`);
   }
   return statuses;
@@ -84,19 +86,23 @@ function best(runs) {
 
 export async function measureServerOverhead({ durationS, warmupS }) {
   heading("Server overhead: our entry vs Next's standalone server.js (wrk)");
-  log(`wrk: 2 threads, 10 connections, ${durationS} s per run (BENCH_DURATION_S), ${warmupS} s warm-up per server and path; ` +
-    'order Next, ours, ours+tracing, then reversed; the better run of each counts (most req/s, lowest p99).');
+  log(
+    `wrk: 2 threads, 10 connections, ${durationS} s per run (BENCH_DURATION_S), ${warmupS} s warm-up per server and path; ` +
+      'order Next, ours, ours+tracing, then reversed; the better run of each counts (most req/s, lowest p99).',
+  );
   log("  Our entry answers /, /ja (prerendered HTML) and /no-such-page (the not-found template) from memory; Next's");
   log('  server.js renders them, so their ratios are far above 1. /no-such-page?q=1 is rendered by Next in both (a query');
-  log("  skips the template): the cost of our pipeline around a render, for reference.");
+  log('  skips the template): the cost of our pipeline around a render, for reference.');
   const receiver = await startOtlpReceiver();
   const servers = {};
   try {
     servers.next = await startNext();
     servers.ours = await startOurs();
     servers.tracing = await startOurs({ name: 'ours+tracing', otlpEndpoint: receiver.endpoint });
-    log(`  Next ${servers.next.url} (pid ${servers.next.pid}), ours ${servers.ours.url} (pid ${servers.ours.pid}), ` +
-      `ours+tracing ${servers.tracing.url} (pid ${servers.tracing.pid}), OTLP receiver ${receiver.endpoint}`);
+    log(
+      `  Next ${servers.next.url} (pid ${servers.next.pid}), ours ${servers.ours.url} (pid ${servers.ours.pid}), ` +
+        `ours+tracing ${servers.tracing.url} (pid ${servers.tracing.pid}), OTLP receiver ${receiver.endpoint}`,
+    );
     const statuses = await preflight(servers);
 
     const order = [...VARIANTS, ...[...VARIANTS].reverse()];
@@ -116,8 +122,10 @@ export async function measureServerOverhead({ durationS, warmupS }) {
         runs[variant.id].push(result);
         const exported = receiver.stats.exports - exportsBefore;
         if (variant.id === 'tracing') tracingExports += exported;
-        log(`  ${target.label.padEnd(26)} ${variant.label.padEnd(15)} ${formatRun(result)}` +
-          (variant.id === 'tracing' ? `  OTLP exports ${exported}` : ''));
+        log(
+          `  ${target.label.padEnd(26)} ${variant.label.padEnd(15)} ${formatRun(result)}` +
+            (variant.id === 'tracing' ? `  OTLP exports ${exported}` : ''),
+        );
       }
       const byVariant = Object.fromEntries(VARIANTS.map((v) => [v.id, best(runs[v.id])]));
       const { next, ours, tracing } = byVariant;
@@ -144,14 +152,18 @@ export async function measureServerOverhead({ durationS, warmupS }) {
     log('');
     log('  better runs:');
     for (const p of paths) {
-      log(`  ${p.label.padEnd(26)} req/s Next ${p.next.rps}, ours ${p.ours.rps}, ours+tracing ${p.tracing.rps}; ` +
-        `p99 ms ${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}; ours/Next ${p.ratios.throughput}x req/s, ` +
-        `${p.ratios.p99}x p99; ours+tracing/Next ${p.ratios.tracingThroughput}x req/s; ` +
-        `means of runs: ours/Next ${p.ratios.throughputOfMeans}x, ours+tracing/Next ${p.ratios.tracingThroughputOfMeans}x; ` +
-        `CPU ms/req ${p.next.cpuMsPerRequest} / ${p.ours.cpuMsPerRequest} / ${p.tracing.cpuMsPerRequest}`);
+      log(
+        `  ${p.label.padEnd(26)} req/s Next ${p.next.rps}, ours ${p.ours.rps}, ours+tracing ${p.tracing.rps}; ` +
+          `p99 ms ${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}; ours/Next ${p.ratios.throughput}x req/s, ` +
+          `${p.ratios.p99}x p99; ours+tracing/Next ${p.ratios.tracingThroughput}x req/s; ` +
+          `means of runs: ours/Next ${p.ratios.throughputOfMeans}x, ours+tracing/Next ${p.ratios.tracingThroughputOfMeans}x; ` +
+          `CPU ms/req ${p.next.cpuMsPerRequest} / ${p.ours.cpuMsPerRequest} / ${p.tracing.cpuMsPerRequest}`,
+      );
     }
-    log(`  OTLP receiver: ${receiver.stats.exports} exports, ${(receiver.stats.bytes / 1048576).toFixed(1)} MiB in all ` +
-      `(${tracingExports} during the measured ours+tracing runs)`);
+    log(
+      `  OTLP receiver: ${receiver.stats.exports} exports, ${(receiver.stats.bytes / 1048576).toFixed(1)} MiB in all ` +
+        `(${tracingExports} during the measured ours+tracing runs)`,
+    );
     if (tracingExports === 0) loud('The tracing server exported nothing during its runs: ours+tracing did not measure tracing');
     return {
       durationS,

@@ -16,7 +16,9 @@ const errorRow = (metric, target) => ({ metric, value: 'error', target, result: 
 
 function throughputRows(throughput) {
   if (!throughput) {
-    return ['/robots.txt', '/', '/ja', '/no-such-page'].map((p) => errorRow(`req/s ${p}`, p === '/' || p === '/ja' ? `≥ ${RATIO_TARGET}× baseline` : '—'));
+    return ['/robots.txt', '/', '/ja', '/no-such-page'].map((p) =>
+      errorRow(`req/s ${p}`, p === '/' || p === '/ja' ? `≥ ${RATIO_TARGET}× baseline` : '—'),
+    );
   }
   const rows = [];
   for (const t of throughput.targets) {
@@ -37,18 +39,38 @@ function throughputRows(throughput) {
 
 /** Issue 15's figures before the work on it, printed beside today's (same machine, quieter day). */
 export const PREVIOUS = {
-  lcpMs: 2040, ttfbMs: 455, loadMs: 360, renderDelayMs: 1226, tbtMs: 77, cls: 0, performance: 99,
-  renderBlockingRequests: 5, jsByLoadKiB: 127.2, jsLaterKiB: 150, jaShareOfBare: 0.32, jaShareOfBareQuiet: 0.42, peakRssMiB: '138–286',
-  mixedLoadRssMiB: '314–328', mixedLoadHeapUsedMiB: '91–206',
+  lcpMs: 2040,
+  ttfbMs: 455,
+  loadMs: 360,
+  renderDelayMs: 1226,
+  tbtMs: 77,
+  cls: 0,
+  performance: 99,
+  renderBlockingRequests: 5,
+  jsByLoadKiB: 127.2,
+  jsLaterKiB: 150,
+  jaShareOfBare: 0.32,
+  jaShareOfBareQuiet: 0.42,
+  peakRssMiB: '138–286',
+  mixedLoadRssMiB: '314–328',
+  mixedLoadHeapUsedMiB: '91–206',
 };
 
 function jsRows(js) {
   if (!js) return [errorRow('JS by the load event for / (KiB, compressed)', `≤ ${JS_BUDGET_KIB} KiB`)];
   return [
-    row(`JS by the load event for / (KiB, compressed, ${js.scriptCount} scripts; before ${PREVIOUS.jsByLoadKiB})`, `${js.transferredKiB}`,
-      `≤ ${JS_BUDGET_KIB} KiB`, js.transferredKiB <= JS_BUDGET_KIB),
-    row(`JS after 6 s on / (on-demand code included; before ${PREVIOUS.jsLaterKiB})`, `${js.laterKiB}`, `≤ ${JS_LATER_BUDGET_KIB} KiB`,
-      js.laterKiB <= JS_LATER_BUDGET_KIB),
+    row(
+      `JS by the load event for / (KiB, compressed, ${js.scriptCount} scripts; before ${PREVIOUS.jsByLoadKiB})`,
+      `${js.transferredKiB}`,
+      `≤ ${JS_BUDGET_KIB} KiB`,
+      js.transferredKiB <= JS_BUDGET_KIB,
+    ),
+    row(
+      `JS after 6 s on / (on-demand code included; before ${PREVIOUS.jsLaterKiB})`,
+      `${js.laterKiB}`,
+      `≤ ${JS_LATER_BUDGET_KIB} KiB`,
+      js.laterKiB <= JS_LATER_BUDGET_KIB,
+    ),
   ];
 }
 
@@ -58,11 +80,25 @@ function ceilingRows(c) {
   const s = c.servers;
   return [
     row(metric, `${s.bare.medianRps} / ${s.ours.medianRps} / ${s.quiet.medianRps} / ${s.next.medianRps}`, '—', null),
-    row(`/ja req/s ours (access log on) as a share of bare (before ${PREVIOUS.jaShareOfBare}×)`, `${c.shareOfBare.ours}×`,
-      `≥ ${CEILING_SHARE_TARGET}×`, c.shareOfBare.ours >= CEILING_SHARE_TARGET),
-    row(`/ja req/s ours, access log off, as a share of bare (before ${PREVIOUS.jaShareOfBareQuiet}×)`, `${c.shareOfBare.quiet}×`, '—', null),
+    row(
+      `/ja req/s ours (access log on) as a share of bare (before ${PREVIOUS.jaShareOfBare}×)`,
+      `${c.shareOfBare.ours}×`,
+      `≥ ${CEILING_SHARE_TARGET}×`,
+      c.shareOfBare.ours >= CEILING_SHARE_TARGET,
+    ),
+    row(
+      `/ja req/s ours, access log off, as a share of bare (before ${PREVIOUS.jaShareOfBareQuiet}×)`,
+      `${c.shareOfBare.quiet}×`,
+      '—',
+      null,
+    ),
     row("/ja req/s Next's server.js as a share of bare", `${c.shareOfBare.next}×`, 'reference', null),
-    row(`Peak RSS of ours after its /ja runs, VmHWM (MiB; before ${PREVIOUS.peakRssMiB})`, c.peakRssMiB.ours, '≤ 180', c.peakRssMiB.ours <= 180),
+    row(
+      `Peak RSS of ours after its /ja runs, VmHWM (MiB; before ${PREVIOUS.peakRssMiB})`,
+      c.peakRssMiB.ours,
+      '≤ 180',
+      c.peakRssMiB.ours <= 180,
+    ),
   ];
 }
 
@@ -70,16 +106,39 @@ function mixedLoadRows(m) {
   const { rssMiB, heapSwingMiB } = MIXED_LOAD_TARGETS;
   if (!m) return [errorRow('RSS through mixed load (MiB)', `≤ ${rssMiB}`)];
   return [
-    row(`Mixed load, ${m.durationS} s: requests, req/s, 5xx answers, socket errors (before 518,687 requests)`,
-      `${m.requests}, ${m.rps}, ${m.serverErrors}, ${m.socketErrors}`, '0 × 5xx, 0 socket errors', m.serverErrors === 0 && m.socketErrors === 0),
-    row('Mixed load: answers by status; server CPU (share of one core)',
-      `${Object.entries(m.statuses).map(([code, count]) => `${code} × ${count}`).join(', ')}; ${m.serverCpuShare}`, '—', null),
-    row(`Mixed load: RSS plateau median / max (MiB; before ${PREVIOUS.mixedLoadRssMiB})`, `${m.rssMiB.median} / ${m.rssMiB.max}`, `≤ ${rssMiB}`,
-      m.rssMiB.max <= rssMiB),
+    row(
+      `Mixed load, ${m.durationS} s: requests, req/s, 5xx answers, socket errors (before 518,687 requests)`,
+      `${m.requests}, ${m.rps}, ${m.serverErrors}, ${m.socketErrors}`,
+      '0 × 5xx, 0 socket errors',
+      m.serverErrors === 0 && m.socketErrors === 0,
+    ),
+    row(
+      'Mixed load: answers by status; server CPU (share of one core)',
+      `${Object.entries(m.statuses)
+        .map(([code, count]) => `${code} × ${count}`)
+        .join(', ')}; ${m.serverCpuShare}`,
+      '—',
+      null,
+    ),
+    row(
+      `Mixed load: RSS plateau median / max (MiB; before ${PREVIOUS.mixedLoadRssMiB})`,
+      `${m.rssMiB.median} / ${m.rssMiB.max}`,
+      `≤ ${rssMiB}`,
+      m.rssMiB.max <= rssMiB,
+    ),
     row('Mixed load: peak RSS, VmHWM (MiB)', m.peakRssMiB, `≤ ${rssMiB}`, m.peakRssMiB <= rssMiB),
-    row(`Mixed load: V8 heap in use min–max (MiB; before ${PREVIOUS.mixedLoadHeapUsedMiB}, a swing of 115)`,
-      `${m.heapUsedMiB.min}–${m.heapUsedMiB.max} (swing ${m.heapSwingMiB})`, `swing ≤ ${heapSwingMiB}`, m.heapSwingMiB <= heapSwingMiB),
-    row('Mixed load: V8 heap reserved / memory outside the heap, medians (MiB)', `${m.heapTotalMiB.median} / ${m.externalMiB.median}`, '—', null),
+    row(
+      `Mixed load: V8 heap in use min–max (MiB; before ${PREVIOUS.mixedLoadHeapUsedMiB}, a swing of 115)`,
+      `${m.heapUsedMiB.min}–${m.heapUsedMiB.max} (swing ${m.heapSwingMiB})`,
+      `swing ≤ ${heapSwingMiB}`,
+      m.heapSwingMiB <= heapSwingMiB,
+    ),
+    row(
+      'Mixed load: V8 heap reserved / memory outside the heap, medians (MiB)',
+      `${m.heapTotalMiB.median} / ${m.externalMiB.median}`,
+      '—',
+      null,
+    ),
   ];
 }
 
@@ -90,17 +149,47 @@ function lighthousePageRows(lh) {
     const at = `${p.path} (median of ${p.runs})`;
     const gated = p.id !== 'not-found';
     rows.push(row(`LCP ms ${at}; before ${PREVIOUS.lcpMs} on /`, p.lcpMs, gated ? '≤ 1200' : '—', gated ? p.lcpMs <= 1200 : null));
-    rows.push(row(`LCP breakdown ms ${p.path}: TTFB / load / render delay (before ${PREVIOUS.ttfbMs} / ${PREVIOUS.loadMs} / ${PREVIOUS.renderDelayMs})`,
-      `${p.ttfbMs} / ${p.loadMs} / ${p.renderDelayMs}`, 'render delay ≤ 150', p.renderDelayMs === null ? null : p.renderDelayMs <= 150));
-    rows.push(row(`TBT ms · CLS · performance ${p.path} (before ${PREVIOUS.tbtMs} · ${PREVIOUS.cls} · ${PREVIOUS.performance})`,
-      `${p.tbtMs} · ${p.cls} · ${p.performance}`, '≤ 50 · 0 · 100', p.tbtMs <= 50 && p.cls === 0 && p.performance === 100));
-    rows.push(row(`Render-blocking requests ${p.path} (before ${PREVIOUS.renderBlockingRequests})`, p.renderBlockingRequests, '0', p.renderBlockingRequests === 0));
+    rows.push(
+      row(
+        `LCP breakdown ms ${p.path}: TTFB / load / render delay (before ${PREVIOUS.ttfbMs} / ${PREVIOUS.loadMs} / ${PREVIOUS.renderDelayMs})`,
+        `${p.ttfbMs} / ${p.loadMs} / ${p.renderDelayMs}`,
+        'render delay ≤ 150',
+        p.renderDelayMs === null ? null : p.renderDelayMs <= 150,
+      ),
+    );
+    rows.push(
+      row(
+        `TBT ms · CLS · performance ${p.path} (before ${PREVIOUS.tbtMs} · ${PREVIOUS.cls} · ${PREVIOUS.performance})`,
+        `${p.tbtMs} · ${p.cls} · ${p.performance}`,
+        '≤ 50 · 0 · 100',
+        p.tbtMs <= 50 && p.cls === 0 && p.performance === 100,
+      ),
+    );
+    rows.push(
+      row(
+        `Render-blocking requests ${p.path} (before ${PREVIOUS.renderBlockingRequests})`,
+        p.renderBlockingRequests,
+        '0',
+        p.renderBlockingRequests === 0,
+      ),
+    );
     // Lighthouse's errors-in-console audit counts the browser's own "Failed to load resource: 404" for a
     // 404 document, so a not-found page that answers 404, as it must, can score 96 at best there.
-    rows.push(gated
-      ? row(`Accessibility · best practices ${p.path}`, `${p.accessibility} · ${p.bestPractices}`, '100 · 100', p.accessibility === 100 && p.bestPractices === 100)
-      : row(`Accessibility · best practices ${p.path} (its own 404 status is a console error)`, `${p.accessibility} · ${p.bestPractices}`, '100 · ≥ 96',
-        p.accessibility === 100 && p.bestPractices >= 96));
+    rows.push(
+      gated
+        ? row(
+            `Accessibility · best practices ${p.path}`,
+            `${p.accessibility} · ${p.bestPractices}`,
+            '100 · 100',
+            p.accessibility === 100 && p.bestPractices === 100,
+          )
+        : row(
+            `Accessibility · best practices ${p.path} (its own 404 status is a console error)`,
+            `${p.accessibility} · ${p.bestPractices}`,
+            '100 · ≥ 96',
+            p.accessibility === 100 && p.bestPractices >= 96,
+          ),
+    );
   }
   return rows;
 }
@@ -120,25 +209,47 @@ function serverOverheadRows(overhead) {
   const rows = [];
   for (const p of overhead.paths) {
     const wrong = Object.entries(p.statuses).filter(([, status]) => status !== p.expectStatus);
-    const note = (p.oursFromMemory ? ' (ours from memory)' : ' (Next renders in both; reference)') +
+    const note =
+      (p.oursFromMemory ? ' (ours from memory)' : ' (Next renders in both; reference)') +
       (wrong.length ? ` [HTTP ${wrong.map(([id, status]) => `${id} ${status}`).join(', ')}, not ${p.expectStatus}]` : '');
     // A reference path is reported, not gated: its status still must be right.
     const gate = (pass) => (p.reference ? (wrong.length ? false : null) : pass && !wrong.length);
     rows.push(row(`req/s ${p.path}: Next / ours / ours+tracing`, `${p.next.rps} / ${p.ours.rps} / ${p.tracing.rps}`, '—', null));
     rows.push(row(`p99 ms ${p.path}: Next / ours / ours+tracing`, `${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}`, '—', null));
-    rows.push(row(`server CPU ms/request ${p.path}: Next / ours / ours+tracing`,
-      `${p.next.cpuMsPerRequest} / ${p.ours.cpuMsPerRequest} / ${p.tracing.cpuMsPerRequest}`, '—', null));
-    rows.push(row(`ours/Next req/s ${p.path}${note}`, `${ratio(p.ratios.throughput)} (of means ${ratio(p.ratios.throughputOfMeans)})`,
-      p.reference ? '—' : `≥ ${t.throughput}`, gate(p.ratios.throughput >= OVERHEAD_TARGETS.throughput)));
-    rows.push(row(`ours/Next p99 ${p.path}`, ratio(p.ratios.p99), p.reference ? '—' : `≤ ${t.p99}`,
-      gate(p.ratios.p99 <= OVERHEAD_TARGETS.p99)));
+    rows.push(
+      row(
+        `server CPU ms/request ${p.path}: Next / ours / ours+tracing`,
+        `${p.next.cpuMsPerRequest} / ${p.ours.cpuMsPerRequest} / ${p.tracing.cpuMsPerRequest}`,
+        '—',
+        null,
+      ),
+    );
+    rows.push(
+      row(
+        `ours/Next req/s ${p.path}${note}`,
+        `${ratio(p.ratios.throughput)} (of means ${ratio(p.ratios.throughputOfMeans)})`,
+        p.reference ? '—' : `≥ ${t.throughput}`,
+        gate(p.ratios.throughput >= OVERHEAD_TARGETS.throughput),
+      ),
+    );
+    rows.push(
+      row(`ours/Next p99 ${p.path}`, ratio(p.ratios.p99), p.reference ? '—' : `≤ ${t.p99}`, gate(p.ratios.p99 <= OVERHEAD_TARGETS.p99)),
+    );
     const tracingValue = `${ratio(p.ratios.tracingThroughput)} (of means ${ratio(p.ratios.tracingThroughputOfMeans)})`;
-    rows.push(row(`ours+tracing/Next req/s ${p.path}`, tracingValue, p.reference ? '—' : `≥ ${t.tracingThroughput}`,
-      gate(p.ratios.tracingThroughput >= OVERHEAD_TARGETS.tracingThroughput)));
+    rows.push(
+      row(
+        `ours+tracing/Next req/s ${p.path}`,
+        tracingValue,
+        p.reference ? '—' : `≥ ${t.tracingThroughput}`,
+        gate(p.ratios.tracingThroughput >= OVERHEAD_TARGETS.tracingThroughput),
+      ),
+    );
     const socketErrors = p.next.socketErrors + p.ours.socketErrors + p.tracing.socketErrors;
     if (socketErrors > 0) rows.push(row(`socket errors ${p.path} (all variants)`, `${socketErrors}`, '0', false));
   }
-  rows.push(row('OTLP exports during ours+tracing runs', overhead.otlp.exportsDuringTracingRuns, '> 0', overhead.otlp.exportsDuringTracingRuns > 0));
+  rows.push(
+    row('OTLP exports during ours+tracing runs', overhead.otlp.exportsDuringTracingRuns, '> 0', overhead.otlp.exportsDuringTracingRuns > 0),
+  );
   return rows;
 }
 
@@ -146,13 +257,19 @@ function serverMemoryRows(memory) {
   const metric = 'RSS growth of ours after a full GC, 50 000 random paths (MB)';
   if (!memory) return [errorRow(metric, `< ${MEMORY_GROWTH_TARGET_MB}`)];
   const { before, after, load } = memory;
-  const value = `${memory.growthMB} (${before.rssMB} → ${after.rssMB}; heap ${before.heapUsedMB} → ${after.heapUsedMB})` +
+  const value =
+    `${memory.growthMB} (${before.rssMB} → ${after.rssMB}; heap ${before.heapUsedMB} → ${after.heapUsedMB})` +
     (load.errors ? ` [${load.errors} request errors]` : '');
   const raw = (m) => `${m.rawGrowthMB} (${m.before.raw.rssMB} → ${m.after.raw.rssMB})`;
   return [
     row(metric, value, `< ${MEMORY_GROWTH_TARGET_MB}`, memory.growthMB < MEMORY_GROWTH_TARGET_MB && load.errors === 0),
     row('RSS growth of ours as read, garbage included (MB)', raw(memory), 'reference', null),
-    row("RSS growth of Next's server.js after a full GC (MB)", `${memory.next.growthMB} (${memory.next.before.rssMB} → ${memory.next.after.rssMB})`, 'reference', null),
+    row(
+      "RSS growth of Next's server.js after a full GC (MB)",
+      `${memory.next.growthMB} (${memory.next.before.rssMB} → ${memory.next.after.rssMB})`,
+      'reference',
+      null,
+    ),
     row("RSS growth of Next's server.js as read (MB)", raw(memory.next), 'reference', null),
   ];
 }
@@ -160,12 +277,21 @@ function serverMemoryRows(memory) {
 function imageRows(image) {
   const sizeMetric = 'Image layers above the Node base (MB)';
   const readyMetric = 'docker run to /readyz 200, median of 5 (s)';
-  if (!image) return [errorRow(sizeMetric, `< ${IMAGE_TARGETS.layersAboveBaseMB}`), errorRow(readyMetric, `< ${IMAGE_TARGETS.readySeconds}`)];
+  if (!image)
+    return [errorRow(sizeMetric, `< ${IMAGE_TARGETS.layersAboveBaseMB}`), errorRow(readyMetric, `< ${IMAGE_TARGETS.readySeconds}`)];
   return [
-    row(sizeMetric, `${image.layersAboveBaseMB} (base ${image.base})`, `< ${IMAGE_TARGETS.layersAboveBaseMB}`,
-      image.layersAboveBaseMB < IMAGE_TARGETS.layersAboveBaseMB),
-    row(readyMetric, `${image.medianReadySeconds} (${image.readySeconds.join(', ')})`, `< ${IMAGE_TARGETS.readySeconds}`,
-      image.medianReadySeconds < IMAGE_TARGETS.readySeconds),
+    row(
+      sizeMetric,
+      `${image.layersAboveBaseMB} (base ${image.base})`,
+      `< ${IMAGE_TARGETS.layersAboveBaseMB}`,
+      image.layersAboveBaseMB < IMAGE_TARGETS.layersAboveBaseMB,
+    ),
+    row(
+      readyMetric,
+      `${image.medianReadySeconds} (${image.readySeconds.join(', ')})`,
+      `< ${IMAGE_TARGETS.readySeconds}`,
+      image.medianReadySeconds < IMAGE_TARGETS.readySeconds,
+    ),
   ];
 }
 

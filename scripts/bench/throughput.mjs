@@ -41,7 +41,8 @@ async function preflight(baseUrl) {
     await response.arrayBuffer();
     target.status = response.status;
     const location = response.headers.get('location');
-    const note = (response.status === target.expectStatus ? 'as expected' : `EXPECTED ${target.expectStatus}`) +
+    const note =
+      (response.status === target.expectStatus ? 'as expected' : `EXPECTED ${target.expectStatus}`) +
       (location ? `, Location: ${location}` : '');
     log(`  ${target.label.padEnd(26)} HTTP ${response.status} (${note})`);
     if (response.status !== target.expectStatus) {
@@ -63,8 +64,10 @@ function formatRun(result) {
  */
 export async function measureThroughput(baseUrl, { durationS, warmupS, rounds }) {
   heading('Throughput (wrk)');
-  log(`wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (BENCH_DURATION_S), ` +
-    `${rounds} alternating rounds, ${warmupS} s warm-up per target; the best round counts.`);
+  log(
+    `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (BENCH_DURATION_S), ` +
+      `${rounds} alternating rounds, ${warmupS} s warm-up per target; the best round counts.`,
+  );
   await preflight(baseUrl);
 
   for (const target of TARGETS) await runWrk(baseUrl + target.path, { durationS: warmupS, headers: target.headers });
@@ -78,9 +81,7 @@ export async function measureThroughput(baseUrl, { durationS, warmupS, rounds })
     }
   }
 
-  const best = Object.fromEntries(
-    Object.entries(runs).map(([id, list]) => [id, list.reduce((a, b) => (b.rps > a.rps ? b : a))]),
-  );
+  const best = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, list.reduce((a, b) => (b.rps > a.rps ? b : a))]));
   const baselineRps = best.baseline.rps;
   const results = TARGETS.map((target) => {
     const run = best[target.id];
@@ -103,8 +104,10 @@ export async function measureThroughput(baseUrl, { durationS, warmupS, rounds })
   log('');
   log('  best of rounds:');
   for (const r of results) {
-    log(`  ${r.label.padEnd(26)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ` +
-      `${r.ratio}x baseline  non-2xx/3xx ${r.non2xx3xx}`);
+    log(
+      `  ${r.label.padEnd(26)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  ` +
+        `${r.ratio}x baseline  non-2xx/3xx ${r.non2xx3xx}`,
+    );
   }
   return { durationS, warmupS, rounds, connections: CONNECTIONS, threads: THREADS, targets: results };
 }

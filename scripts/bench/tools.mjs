@@ -80,13 +80,18 @@ export function ensureBuild() {
     const id = readFileSync(BUILD_ID, 'utf8').trim();
     log(`Using the existing build in .next (BUILD_ID ${id}): ${kind}.`);
     if (kind !== 'production') {
-      loud(`WARNING: .next is ${kind === 'e2e-fixtures' ? 'the e2e-fixtures build' : `a ${kind} build`}, not a production build ` +
-        'of the current sources; set BENCH_REBUILD=1 to rebuild first');
+      loud(
+        `WARNING: .next is ${kind === 'e2e-fixtures' ? 'the e2e-fixtures build' : `a ${kind} build`}, not a production build ` +
+          'of the current sources; set BENCH_REBUILD=1 to rebuild first',
+      );
     }
     return { buildId: id, kind };
   }
-  loud(built ? 'BENCH_REBUILD=1: BUILDING unless .next is a production build of the current sources'
-    : '.next has no build: BUILDING the app with npm run build (next build + scripts/build-server.mjs)');
+  loud(
+    built
+      ? 'BENCH_REBUILD=1: BUILDING unless .next is a production build of the current sources'
+      : '.next has no build: BUILDING the app with npm run build (next build + scripts/build-server.mjs)',
+  );
   try {
     buildIfStale({});
   } catch (error) {
@@ -95,7 +100,8 @@ export function ensureBuild() {
     log('The build failed while .next/lock exists (another build is running): waiting up to 10 min for it...');
     waitForOtherBuild();
   }
-  if (!existsSync(BUILD_ID) || !existsSync(path.join(ROOT, SERVER_ENTRY))) throw new Error(`the build left no .next/BUILD_ID or ${SERVER_ENTRY}`);
+  if (!existsSync(BUILD_ID) || !existsSync(path.join(ROOT, SERVER_ENTRY)))
+    throw new Error(`the build left no .next/BUILD_ID or ${SERVER_ENTRY}`);
   return { buildId: readFileSync(BUILD_ID, 'utf8').trim(), kind: describeBuild() };
 }
 

@@ -22,7 +22,9 @@ export async function buildAppImages(ids, log) {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const images = [];
   for (const id of ids) {
-    const args = Object.entries({ NODE_IMAGE: nodeImage, BUILD_ID: id, VERSION: version, CREATED: '2026-01-01T00:00:00Z' }).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]);
+    const args = Object.entries({ NODE_IMAGE: nodeImage, BUILD_ID: id, VERSION: version, CREATED: '2026-01-01T00:00:00Z' }).flatMap(
+      ([name, value]) => ['--build-arg', `${name}=${value}`],
+    );
     const image = `${IMAGE_REPOSITORY}:${id}`;
     log(`cluster: building ${image}`);
     await run('docker', ['build', '--target', 'build', '--tag', `meridian-build-stage:${id}`, ...args, ROOT]);

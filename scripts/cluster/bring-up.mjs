@@ -54,7 +54,9 @@ const COMPONENT_PORTS = {
 async function checkPortsFree() {
   for (const [port, owner] of Object.entries(COMPONENT_PORTS)) {
     if (!(await canListen(Number(port), '0.0.0.0'))) {
-      throw new Error(`cluster: port ${port} (${owner}) is already in use by another process; find it with \`ss -ltnp 'sport = :${port}'\`, stop it, and run cluster:up again`);
+      throw new Error(
+        `cluster: port ${port} (${owner}) is already in use by another process; find it with \`ss -ltnp 'sport = :${port}'\`, stop it, and run cluster:up again`,
+      );
     }
   }
 }
@@ -66,18 +68,27 @@ function startComponent(component) {
 async function waitComponent(component) {
   if ('url' in component.health) return waitHealthy(component.name, component.health.url, { admin: component.health.admin });
   const [command, ...args] = component.health.command;
-  await waitFor(component.name, () => {
-    if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0) throw new Error(`\`${component.health.command.join(' ')}\` failed`);
-  }, { timeoutMs: 30_000, intervalMs: 250 }).catch((error) => {
+  await waitFor(
+    component.name,
+    () => {
+      if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0)
+        throw new Error(`\`${component.health.command.join(' ')}\` failed`);
+    },
+    { timeoutMs: 30_000, intervalMs: 250 },
+  ).catch((error) => {
     throw new Error(`cluster: ${component.name} is not ready: ${error.message}\n--- last lines of its log ---\n${logTail(component.name)}`);
   });
 }
 
 async function waitNodeReady() {
-  await waitFor(`node ${NODE_NAME} to be Ready`, async () => {
-    const { stdout } = await kubectl(['get', 'node', NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
-    if (stdout.trim() !== 'True') throw new Error(`Ready is ${stdout.trim() || 'unknown'}`);
-  }, { timeoutMs: 90_000, intervalMs: 1000 }).catch((error) => {
+  await waitFor(
+    `node ${NODE_NAME} to be Ready`,
+    async () => {
+      const { stdout } = await kubectl(['get', 'node', NODE_NAME, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+      if (stdout.trim() !== 'True') throw new Error(`Ready is ${stdout.trim() || 'unknown'}`);
+    },
+    { timeoutMs: 90_000, intervalMs: 1000 },
+  ).catch((error) => {
     throw new Error(`cluster: ${error.message}\n--- last lines of the kubelet's log ---\n${logTail('kubelet')}`);
   });
 }

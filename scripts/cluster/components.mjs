@@ -9,7 +9,15 @@ import { pkiFiles } from './pki.mjs';
 const ca = () => pkiFiles('ca').cert;
 
 /** The components in start order; cluster:down stops them in the reverse one. */
-export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'containerd', 'kubelet', 'kube-proxy'];
+export const COMPONENT_NAMES = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'containerd',
+  'kubelet',
+  'kube-proxy',
+];
 const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
 
 /**

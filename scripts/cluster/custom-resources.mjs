@@ -30,8 +30,17 @@ function moduleDir(modulePath) {
 
 /** Applies the ServiceMonitor, PrometheusRule and HTTPRoute CRDs and waits until the API serves them. */
 export async function installCustomResourceDefinitions() {
-  const files = Object.entries(CRD_FILES).flatMap(([modulePath, relative]) => relative.map((file) => path.join(moduleDir(modulePath), file)));
+  const files = Object.entries(CRD_FILES).flatMap(([modulePath, relative]) =>
+    relative.map((file) => path.join(moduleDir(modulePath), file)),
+  );
   // Server-side: the prometheus-operator CRDs are too large for client-side apply's annotation.
   await kubectl(['apply', '--server-side', ...files.flatMap((file) => ['-f', file])]);
-  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/servicemonitors.monitoring.coreos.com', 'crd/prometheusrules.monitoring.coreos.com', 'crd/httproutes.gateway.networking.k8s.io']);
+  await kubectl([
+    'wait',
+    '--for=condition=Established',
+    '--timeout=60s',
+    'crd/servicemonitors.monitoring.coreos.com',
+    'crd/prometheusrules.monitoring.coreos.com',
+    'crd/httproutes.gateway.networking.k8s.io',
+  ]);
 }

@@ -34,10 +34,14 @@ export function probe(url, { admin = false } = {}) {
 /** Resolves when `url` answers 200; else throws after `timeoutMs` with the component's last log lines. */
 export async function waitHealthy(component, url, { timeoutMs = 60_000, admin = false } = {}) {
   try {
-    await waitFor(`${component} at ${url}`, async () => {
-      const status = await probe(url, { admin });
-      if (status !== 200) throw new Error(`HTTP ${status}`);
-    }, { timeoutMs, intervalMs: 250 });
+    await waitFor(
+      `${component} at ${url}`,
+      async () => {
+        const status = await probe(url, { admin });
+        if (status !== 200) throw new Error(`HTTP ${status}`);
+      },
+      { timeoutMs, intervalMs: 250 },
+    );
   } catch (error) {
     throw new Error(`cluster: ${component} is not ready: ${error.message}\n--- last lines of its log ---\n${logTail(component)}`);
   }

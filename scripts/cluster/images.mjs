@@ -24,7 +24,12 @@ export async function importSystemImages(binDir) {
   try {
     const images = [
       { ref: SYSTEM_IMAGES.pause, binary: path.join(binDir, 'pause'), entrypoint: ['/pause'] },
-      { ref: SYSTEM_IMAGES.coredns, binary: path.join(binDir, 'coredns'), entrypoint: ['/coredns'], exposedPorts: ['1053/udp', '1053/tcp'] },
+      {
+        ref: SYSTEM_IMAGES.coredns,
+        binary: path.join(binDir, 'coredns'),
+        entrypoint: ['/coredns'],
+        exposedPorts: ['1053/udp', '1053/tcp'],
+      },
     ];
     for (const image of images) {
       const archive = path.join(work, `${path.basename(image.binary)}.tar`);
@@ -55,7 +60,11 @@ export function importDockerImages(binDir, images) {
     });
     Promise.all(exits).then(([saved, loaded]) => {
       if (saved === 0 && loaded === 0) return resolve();
-      reject(new Error(`cluster: importing ${images.join(' ')} failed (docker save exited ${saved}, ctr import ${loaded}): ${errors.trim().split('\n').slice(-5).join(' / ')}`));
+      reject(
+        new Error(
+          `cluster: importing ${images.join(' ')} failed (docker save exited ${saved}, ctr import ${loaded}): ${errors.trim().split('\n').slice(-5).join(' / ')}`,
+        ),
+      );
     });
   });
 }

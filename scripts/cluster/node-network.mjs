@@ -27,7 +27,9 @@ const SYSCTLS = {
 export function checkKernel() {
   for (const key of Object.keys(SYSCTLS)) {
     if (!existsSync(`/proc/sys/${key}`)) {
-      throw new Error(`cluster: this kernel has no /proc/sys/${key} (${key.includes('bridge') ? 'bridge netfilter, CONFIG_BRIDGE_NETFILTER' : 'IPv4 forwarding'}); a Kubernetes node needs it`);
+      throw new Error(
+        `cluster: this kernel has no /proc/sys/${key} (${key.includes('bridge') ? 'bridge netfilter, CONFIG_BRIDGE_NETFILTER' : 'IPv4 forwarding'}); a Kubernetes node needs it`,
+      );
     }
   }
 }
@@ -36,7 +38,13 @@ export function checkKernel() {
  * Kernel settings the cluster changes: ours above; kube-proxy's route_localnet (for
  * localhost NodePorts); the kubelet's panic and overcommit defaults.
  */
-const CHANGED_SYSCTLS = [...Object.keys(SYSCTLS), 'net/ipv4/conf/all/route_localnet', 'kernel/panic', 'kernel/panic_on_oops', 'vm/overcommit_memory'];
+const CHANGED_SYSCTLS = [
+  ...Object.keys(SYSCTLS),
+  'net/ipv4/conf/all/route_localnet',
+  'kernel/panic',
+  'kernel/panic_on_oops',
+  'vm/overcommit_memory',
+];
 
 function saveSysctls() {
   if (existsSync(PATHS.savedSysctls)) return;
@@ -47,7 +55,8 @@ function saveSysctls() {
 
 function restoreSysctls() {
   if (!existsSync(PATHS.savedSysctls)) return;
-  for (const [key, value] of Object.entries(JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8')))) writeFileSync(`/proc/sys/${key}`, String(value));
+  for (const [key, value] of Object.entries(JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8'))))
+    writeFileSync(`/proc/sys/${key}`, String(value));
 }
 
 const POD_FENCE = 'MERIDIAN-POD-EGRESS';
@@ -146,4 +155,3 @@ export function tearDownNodeNetwork() {
     if (linkExists(bridge)) ip(['link', 'delete', bridge]);
   }
 }
-

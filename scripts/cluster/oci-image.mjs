@@ -33,7 +33,19 @@ export function writeBinaryImage({ ref, binary, entrypoint, user = '65534:65534'
     copyFileSync(binary, path.join(rootfs, path.basename(binary)));
     // Reproducible layer: fixed owner and time, so the same binary gives the same digest.
     const layerTar = path.join(work, 'layer.tar');
-    execFileSync('tar', ['--create', '--file', layerTar, '--directory', rootfs, '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '--mode=0755', '.']);
+    execFileSync('tar', [
+      '--create',
+      '--file',
+      layerTar,
+      '--directory',
+      rootfs,
+      '--owner=0',
+      '--group=0',
+      '--numeric-owner',
+      '--mtime=@0',
+      '--mode=0755',
+      '.',
+    ]);
     const layerBytes = readFileSync(layerTar);
     const layer = writeBlob(layout, 'application/vnd.oci.image.layer.v1.tar', layerBytes);
     const config = writeBlob(

@@ -12,7 +12,13 @@ const VALID_DAYS = '30';
 /** Extensions come only from the command line; this config just satisfies `req`. */
 const OPENSSL_CONFIG = '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\n';
 
-const API_SERVER_NAMES = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', `kubernetes.default.svc.${NETWORK.clusterDomain}`, 'localhost'];
+const API_SERVER_NAMES = [
+  'kubernetes',
+  'kubernetes.default',
+  'kubernetes.default.svc',
+  `kubernetes.default.svc.${NETWORK.clusterDomain}`,
+  'localhost',
+];
 
 /** @type {{ name: string, subject: string, usage: string, altNames?: string[] }[]} */
 const CERTIFICATES = [
@@ -22,7 +28,12 @@ const CERTIFICATES = [
     name: 'apiserver',
     subject: '/CN=kube-apiserver',
     usage: 'serverAuth',
-    altNames: ['IP:127.0.0.1', `IP:${NETWORK.nodeAddress}`, `IP:${NETWORK.apiServiceAddress}`, ...API_SERVER_NAMES.map((name) => `DNS:${name}`)],
+    altNames: [
+      'IP:127.0.0.1',
+      `IP:${NETWORK.nodeAddress}`,
+      `IP:${NETWORK.apiServiceAddress}`,
+      ...API_SERVER_NAMES.map((name) => `DNS:${name}`),
+    ],
   },
   // The API server calls kubelets (logs, exec, port-forward) as a cluster admin.
   { name: 'apiserver-kubelet-client', subject: '/O=system:masters/CN=kube-apiserver-kubelet-client', usage: 'clientAuth' },
@@ -46,7 +57,21 @@ function openssl(args) {
 
 function newKeyArgs(name) {
   const { cert, key } = pkiFiles(name);
-  return ['-x509', '-new', '-nodes', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-keyout', key, '-out', cert, '-days', VALID_DAYS];
+  return [
+    '-x509',
+    '-new',
+    '-nodes',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    VALID_DAYS,
+  ];
 }
 
 /** Writes the CA, every certificate and the service-account signing key. */
@@ -55,11 +80,34 @@ export function writePki() {
   const config = path.join(PATHS.pki, 'openssl.cnf');
   writeFileSync(config, OPENSSL_CONFIG);
   const ca = pkiFiles('ca');
-  openssl(['req', '-config', config, ...newKeyArgs('ca'), '-subj', '/CN=meridian-cluster-ca', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl([
+    'req',
+    '-config',
+    config,
+    ...newKeyArgs('ca'),
+    '-subj',
+    '/CN=meridian-cluster-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   for (const { name, subject, usage, altNames } of CERTIFICATES) {
     const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
     if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
-    openssl(['req', '-config', config, ...newKeyArgs(name), '-subj', subject, '-CA', ca.cert, '-CAkey', ca.key, ...extensions.flatMap((ext) => ['-addext', ext])]);
+    openssl([
+      'req',
+      '-config',
+      config,
+      ...newKeyArgs(name),
+      '-subj',
+      subject,
+      '-CA',
+      ca.cert,
+      '-CAkey',
+      ca.key,
+      ...extensions.flatMap((ext) => ['-addext', ext]),
+    ]);
   }
   const serviceAccount = pkiFiles('service-account');
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', serviceAccount.key]);

@@ -89,7 +89,8 @@ export async function stopPid(pid, graceMs = 10_000) {
   signal(pid, 'SIGKILL');
   deadline = Date.now() + 10_000;
   while (isAlive(pid) && Date.now() < deadline) await sleep(50);
-  if (isAlive(pid)) throw new Error(`cluster: process ${pid} still runs 10 s after SIGKILL (state ${procStat(pid)?.state}); stop it by hand`);
+  if (isAlive(pid))
+    throw new Error(`cluster: process ${pid} still runs 10 s after SIGKILL (state ${procStat(pid)?.state}); stop it by hand`);
 }
 
 export async function stopProcess(name, graceMs) {

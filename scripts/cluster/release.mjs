@@ -39,7 +39,10 @@ export async function createRestrictedNamespace(namespace) {
   const object = {
     apiVersion: 'v1',
     kind: 'Namespace',
-    metadata: { name: namespace, labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' } },
+    metadata: {
+      name: namespace,
+      labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' },
+    },
   };
   await kubectl(['apply', '-f', '-'], { input: JSON.stringify(object) });
 }
@@ -50,7 +53,22 @@ export async function createRestrictedNamespace(namespace) {
  *  --wait --timeout 10m --values <file> --set-string image.tag=<build id>`
  */
 export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR }) {
-  return ['upgrade', '--install', release, chart, '--namespace', namespace, '--create-namespace', '--wait', '--timeout', TIMEOUT, '--values', valuesFile, '--set-string', `image.tag=${tag}`];
+  return [
+    'upgrade',
+    '--install',
+    release,
+    chart,
+    '--namespace',
+    namespace,
+    '--create-namespace',
+    '--wait',
+    '--timeout',
+    TIMEOUT,
+    '--values',
+    valuesFile,
+    '--set-string',
+    `image.tag=${tag}`,
+  ];
 }
 
 export async function deployRelease(options) {
@@ -79,7 +97,16 @@ export async function uninstallRelease({ release, namespace }) {
 
 /** The objects of `kind` in `namespace` with the release's instance label, parsed. */
 export async function releaseObjects(kind, { release, namespace }) {
-  const { stdout } = await kubectl(['get', kind, '--namespace', namespace, '--selector', `app.kubernetes.io/instance=${release}`, '--output', 'json']);
+  const { stdout } = await kubectl([
+    'get',
+    kind,
+    '--namespace',
+    namespace,
+    '--selector',
+    `app.kubernetes.io/instance=${release}`,
+    '--output',
+    'json',
+  ]);
   return JSON.parse(stdout).items;
 }
 

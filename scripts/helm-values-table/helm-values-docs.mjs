@@ -49,7 +49,9 @@ export function documentationGaps(valuesYaml) {
   const documented = entries.filter((entry) => entry.description).map((entry) => entry.path);
   const ancestorsOf = (path) => documented.filter((other) => path.startsWith(`${other}.`));
   return {
-    undocumented: entries.filter((entry) => entry.leaf && !entry.description && ancestorsOf(entry.path).length === 0).map((entry) => entry.path),
+    undocumented: entries
+      .filter((entry) => entry.leaf && !entry.description && ancestorsOf(entry.path).length === 0)
+      .map((entry) => entry.path),
     doublyDocumented: documented.filter((path) => ancestorsOf(path).length > 0),
   };
 }

@@ -11,7 +11,10 @@ import { waitFor } from '../../tools/lib/wait.mjs';
  * answer's headers, never its body: only a request that finished counts.
  */
 async function nextDocumentText(page) {
-  const request = await page.waitForEvent('requestfinished', (finished) => finished.isNavigationRequest() && finished.frame() === page.mainFrame());
+  const request = await page.waitForEvent(
+    'requestfinished',
+    (finished) => finished.isNavigationRequest() && finished.frame() === page.mainFrame(),
+  );
   const response = await request.response();
   if (!response) throw new Error(`browser-tab: no response for ${request.url()}`);
   return response.text();
@@ -48,11 +51,15 @@ export async function openTab(url, menu = ENGLISH_MENU) {
       firstBuild,
       /** Resolves with the first poll answered by `buildId`: the moment the tab learned of it. */
       waitForPollAnswer: (buildId, timeoutMs) =>
-        waitFor(`the tab to poll and hear of ${buildId}`, () => {
-          const poll = polls.find(({ build }) => build === buildId);
-          if (!poll) throw new Error(`polls so far: ${polls.map(({ build }) => build).join(', ') || 'none'}`);
-          return poll;
-        }, { timeoutMs }),
+        waitFor(
+          `the tab to poll and hear of ${buildId}`,
+          () => {
+            const poll = polls.find(({ build }) => build === buildId);
+            if (!poll) throw new Error(`polls so far: ${polls.map(({ build }) => build).join(', ') || 'none'}`);
+            return poll;
+          },
+          { timeoutMs },
+        ),
       /** Clicks the header's rollouts link and returns which build answered the document that loaded. */
       async followMenuLink() {
         const document = nextDocumentText(page);

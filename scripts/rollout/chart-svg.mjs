@@ -32,8 +32,16 @@ function bars(result, x, seconds) {
     parts.push(`<line x1="${LEFT}" x2="${RIGHT}" y1="${y(tick)}" y2="${y(tick)}" stroke="${COLORS.grid}"/>`);
     parts.push(text(LEFT - 8, y(tick) + 4, tick, 'text-anchor="end"'));
   }
-  for (let second = 0; second <= seconds; second += 5) parts.push(text(x(second), BARS_TOP + BARS_HEIGHT + 16, `${second}s`, 'text-anchor="middle"'));
-  parts.push(text(12, BARS_TOP + BARS_HEIGHT / 2, 'requests / s', `transform="rotate(-90 12 ${BARS_TOP + BARS_HEIGHT / 2})" text-anchor="middle" dominant-baseline="hanging"`));
+  for (let second = 0; second <= seconds; second += 5)
+    parts.push(text(x(second), BARS_TOP + BARS_HEIGHT + 16, `${second}s`, 'text-anchor="middle"'));
+  parts.push(
+    text(
+      12,
+      BARS_TOP + BARS_HEIGHT / 2,
+      'requests / s',
+      `transform="rotate(-90 12 ${BARS_TOP + BARS_HEIGHT / 2})" text-anchor="middle" dominant-baseline="hanging"`,
+    ),
+  );
   const width = x(1) - x(0) - 1;
   for (const bucket of buckets) {
     const errors = bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses;
@@ -75,7 +83,8 @@ function lanes(result, x, seconds, top) {
     const { sigterm, outOfRotation, exited, inRotation } = slotPhases(result.events, slot);
     // A phase a lane never had (no SIGTERM, no exit) draws nothing.
     const known = (...seconds) => seconds.every(Number.isFinite);
-    const span = (from, to, color, attrs = '') => (known(from, to) ? rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs) : '');
+    const span = (from, to, color, attrs = '') =>
+      known(from, to) ? rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs) : '';
     const label = (at, words, attrs) => (known(at) ? text(x(at) + 4, laneTop + 15, words, attrs) : '');
     return [
       text(LEFT - 8, laneTop + 15, slot, 'text-anchor="end"'),
@@ -120,8 +129,14 @@ function legend(result, y) {
     [COLORS.error, 'not 200, or no answer'],
     [COLORS.browser, 'the open tab'],
   ];
-  const swatches = items.map(([color, label], index) => `${rect(LEFT + index * 200, y - 10, 12, 12, color)}${text(LEFT + index * 200 + 18, y, label)}`);
-  const lanes = text(LEFT, y + 20, "Lanes: dark, in haproxy's rotation; middle, draining and still in it; pale, draining out of it; gap, no process.");
+  const swatches = items.map(
+    ([color, label], index) => `${rect(LEFT + index * 200, y - 10, 12, 12, color)}${text(LEFT + index * 200 + 18, y, label)}`,
+  );
+  const lanes = text(
+    LEFT,
+    y + 20,
+    "Lanes: dark, in haproxy's rotation; middle, draining and still in it; pale, draining out of it; gap, no process.",
+  );
   return [...swatches, lanes].join('\n');
 }
 

@@ -19,7 +19,8 @@ const NODE_PORT = 30090;
 
 /** @param {(line: string) => void} log */
 export async function runClusterDemo(log) {
-  if (!engineAnswers()) throw new Error('rollout:demo --cluster: no Docker engine answers `docker info`; start one first (the app images are built with it)');
+  if (!engineAnswers())
+    throw new Error('rollout:demo --cluster: no Docker engine answers `docker info`; start one first (the app images are built with it)');
   const { binDir } = await clusterUp(log);
   await importDockerImages(binDir, await buildAppImages(Object.values(CLUSTER_BUILDS), log));
   await installCustomResourceDefinitions();

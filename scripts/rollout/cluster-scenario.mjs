@@ -21,7 +21,13 @@ import { createTimeline, witnessNewBuild } from './witnesses.mjs';
 
 const RATE_PER_SECOND = 60;
 /** What visitors send: the three home pages, a page that does not exist, and the poll. */
-export const CLUSTER_TARGETS = [{ path: '/' }, { path: '/ja' }, { path: '/zh-CN' }, { path: '/no-such-page', status: 404 }, { path: '/builds/latest.json' }];
+export const CLUSTER_TARGETS = [
+  { path: '/' },
+  { path: '/ja' },
+  { path: '/zh-CN' },
+  { path: '/no-such-page', status: 404 },
+  { path: '/builds/latest.json' },
+];
 const JAPANESE_MENU = { navigation: 'メインナビゲーション', link: 'ロールアウト' };
 const SETTLE_MS = 3000;
 const SCRAPE_INTERVAL = '1s';
@@ -37,7 +43,10 @@ export async function startReleasePrometheus(releaseRefs, dir) {
   const ruleFiles = [];
   for (const releaseRef of releaseRefs) {
     const [monitor] = await releaseObjects('servicemonitors.monitoring.coreos.com', releaseRef);
-    if (!monitor) throw new Error(`rollout: release ${releaseRef.release} in ${releaseRef.namespace} has no ServiceMonitor; install it with serviceMonitor.enabled=true`);
+    if (!monitor)
+      throw new Error(
+        `rollout: release ${releaseRef.release} in ${releaseRef.namespace} has no ServiceMonitor; install it with serviceMonitor.enabled=true`,
+      );
     scrapeConfigs.push(...scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval: SCRAPE_INTERVAL }));
     for (const rule of await releaseObjects('prometheusrules.monitoring.coreos.com', releaseRef)) {
       const file = path.join(dir, `${releaseRef.namespace}-${rule.metadata.name}.rules.json`);
@@ -46,7 +55,10 @@ export async function startReleasePrometheus(releaseRefs, dir) {
     }
   }
   // Built with the cluster (tools/cluster-binaries.mjs): Debian's has no Kubernetes discovery.
-  const binary = path.join(ensureBinaries(() => {}), 'prometheus');
+  const binary = path.join(
+    ensureBinaries(() => {}),
+    'prometheus',
+  );
   return startPrometheus({ dir, port: await freePort(), scrapeConfigs, ruleFiles, scrapeInterval: SCRAPE_INTERVAL, binary });
 }
 
@@ -76,10 +88,14 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
   try {
     const prometheus = await startReleasePrometheus([releaseRef], dir);
     cleanups.push(prometheus.stop);
-    await waitFor(`Prometheus to scrape the pods of ${from}`, async () => {
-      const running = await buildsRunningNow(prometheus);
-      if (Object.keys(running).join() !== from) throw new Error(`running: ${JSON.stringify(running)}`);
-    }, { timeoutMs: 30_000, intervalMs: 500 });
+    await waitFor(
+      `Prometheus to scrape the pods of ${from}`,
+      async () => {
+        const running = await buildsRunningNow(prometheus);
+        if (Object.keys(running).join() !== from) throw new Error(`running: ${JSON.stringify(running)}`);
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     await waitForNodePort(nodePort);
     const load = startLoad({ baseUrl, ratePerSecond: RATE_PER_SECOND, targets: CLUSTER_TARGETS });
     cleanups.push(load.stop);
@@ -96,10 +112,14 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
     await change();
     mark('ready', `helm returned: every pod of ${to} Ready`, { build: to });
     // helm --wait returns once the new pods are Ready; the old ones may still drain.
-    await waitFor(`the pods of ${from} to be gone`, async () => {
-      const left = (await releaseObjects('pods', releaseRef)).filter((pod) => podBuild(pod) === from);
-      if (left.length) throw new Error(`${left.length} left`);
-    }, { timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(
+      `the pods of ${from} to be gone`,
+      async () => {
+        const left = (await releaseObjects('pods', releaseRef)).filter((pod) => podBuild(pod) === from);
+        if (left.length) throw new Error(`${left.length} left`);
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     const rollEndedAt = Date.now();
     mark('old-pods-gone', `every pod of ${from} gone`, { build: from });
 
@@ -132,4 +152,3 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -62,10 +62,14 @@ export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
     url: `http://127.0.0.1:${port}`,
     /** Resolves once haproxy's checks have put server `name` in the rotation. */
     async waitUntilServing(name, timeoutMs = 10_000) {
-      await waitFor(`haproxy to put ${name} in the rotation`, async () => {
-        const status = (await serverStatuses(statsSocket)).get(name);
-        if (status !== 'UP') throw new Error(`${name} is ${status ?? 'unknown'}`);
-      }, { timeoutMs });
+      await waitFor(
+        `haproxy to put ${name} in the rotation`,
+        async () => {
+          const status = (await serverStatuses(statsSocket)).get(name);
+          if (status !== 'UP') throw new Error(`${name} is ${status ?? 'unknown'}`);
+        },
+        { timeoutMs },
+      );
     },
     statuses: () => serverStatuses(statsSocket),
     async stop() {

@@ -5,7 +5,8 @@ import { releaseObjects } from '../cluster/release.mjs';
 const POLL_MS = 500;
 
 /** Whether a pod's Ready condition is True (it is in its Services' endpoints). */
-export const isReady = (pod) => pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
+export const isReady = (pod) =>
+  pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
 
 /** The build a pod runs: its image tag (the image tag is the build id). */
 export const podBuild = (pod) => pod.spec.containers[0].image.split(':').at(-1);
@@ -22,7 +23,9 @@ export function watchPods(releaseRef, mark) {
   const known = new Map();
   let first = true;
   const look = async () => {
-    const pods = (await releaseObjects('pods', releaseRef)).filter((pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test');
+    const pods = (await releaseObjects('pods', releaseRef)).filter(
+      (pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test',
+    );
     const seen = new Set();
     for (const pod of pods) {
       const name = pod.metadata.name;
@@ -31,7 +34,11 @@ export function watchPods(releaseRef, mark) {
       const before = known.get(name) ?? { ready: first ? now.ready : false, terminating: false };
       const details = { slot: name, build: podBuild(pod) };
       if (now.terminating && !before.terminating) mark('sigterm', `pod ${name} (${details.build}) terminating`, details);
-      if (now.ready !== before.ready) mark('rotation', `pod ${name} (${details.build}) ${now.ready ? 'Ready' : 'not Ready'}`, { ...details, status: now.ready ? 'UP' : 'DOWN' });
+      if (now.ready !== before.ready)
+        mark('rotation', `pod ${name} (${details.build}) ${now.ready ? 'Ready' : 'not Ready'}`, {
+          ...details,
+          status: now.ready ? 'UP' : 'DOWN',
+        });
       known.set(name, now);
     }
     for (const name of known.keys()) {

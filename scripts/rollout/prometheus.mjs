@@ -22,7 +22,15 @@ const PROMETHEUS_PATH = '/usr/bin/prometheus';
  * `binary` is Debian's Prometheus unless another is named.
  * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string }} options
  */
-export async function startPrometheus({ dir, port, targets = [], scrapeConfigs, ruleFiles = [], scrapeInterval = '1s', binary = PROMETHEUS_PATH }) {
+export async function startPrometheus({
+  dir,
+  port,
+  targets = [],
+  scrapeConfigs,
+  ruleFiles = [],
+  scrapeInterval = '1s',
+  binary = PROMETHEUS_PATH,
+}) {
   const configFile = path.join(dir, 'prometheus.yml');
   // JSON is YAML: no YAML writer needed for a config this small.
   writeFileSync(
@@ -57,7 +65,8 @@ export async function startPrometheus({ dir, port, targets = [], scrapeConfigs, 
   async function api(endpoint, params) {
     const response = await fetch(`${url}/api/v1/${endpoint}?${new URLSearchParams(params)}`);
     const body = await response.json();
-    if (body.status !== 'success') throw new Error(`prometheus: ${endpoint} ${JSON.stringify(params)} failed: ${body.error ?? response.status}`);
+    if (body.status !== 'success')
+      throw new Error(`prometheus: ${endpoint} ${JSON.stringify(params)} failed: ${body.error ?? response.status}`);
     return body.data.result;
   }
 

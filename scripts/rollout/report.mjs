@@ -10,7 +10,10 @@ import { trafficTotals } from './traffic-totals.mjs';
 const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /** `{ "e2e-a": 12 }` as "e2e-a 12 s". */
-const seconds = (byBuild) => Object.entries(byBuild).map(([id, count]) => `${id} ${count} s`).join(', ');
+const seconds = (byBuild) =>
+  Object.entries(byBuild)
+    .map(([id, count]) => `${id} ${count} s`)
+    .join(', ');
 
 function summaryRows(result) {
   const totals = trafficTotals(result.traffic);
@@ -22,13 +25,34 @@ function summaryRows(result) {
     ['Connection errors', `${totals.connectionErrors}${totals.connectionErrors ? ` ${JSON.stringify(result.traffic.errorCodes)}` : ''}`],
     ['Other statuses (not the expected one)', totals.otherStatuses],
     ['Answered by', `${from} ${share(from)}, ${to} ${share(to)}`],
-    ...(result.exitCodes ? [['Exit codes of the old processes', Object.entries(result.exitCodes).map(([slot, code]) => `${slot}: ${code}`).join(', ')]] : []),
-    ...(result.replicaSets ? [['ReplicaSets after', result.replicaSets.map(({ build, replicas }) => `${build}: ${replicas} replicas`).join(', ')]] : []),
-    ['Prometheus during the roll', `${seconds(result.prometheus.seenDuringRoll.seconds)}; both at once ${result.prometheus.seenDuringRoll.mixedSeconds} s`],
-    ['Prometheus after', Object.entries(result.prometheus.runningAfter).map(([id, count]) => `${count} processes of ${id}`).join(', ')],
+    ...(result.exitCodes
+      ? [
+          [
+            'Exit codes of the old processes',
+            Object.entries(result.exitCodes)
+              .map(([slot, code]) => `${slot}: ${code}`)
+              .join(', '),
+          ],
+        ]
+      : []),
+    ...(result.replicaSets
+      ? [['ReplicaSets after', result.replicaSets.map(({ build, replicas }) => `${build}: ${replicas} replicas`).join(', ')]]
+      : []),
+    [
+      'Prometheus during the roll',
+      `${seconds(result.prometheus.seenDuringRoll.seconds)}; both at once ${result.prometheus.seenDuringRoll.mixedSeconds} s`,
+    ],
+    [
+      'Prometheus after',
+      Object.entries(result.prometheus.runningAfter)
+        .map(([id, count]) => `${count} processes of ${id}`)
+        .join(', '),
+    ],
     ['build_update_detected beacons', result.prometheus.buildUpdates],
     ['Browser', `opened on ${result.browser.firstBuild}; next page load answered by ${result.browser.navigation.build}`],
-    ...(result.settings.detectionMs ? [['Shutdown delay / haproxy detection bound', `${result.settings.shutdownDelayMs} ms / ${result.settings.detectionMs} ms`]] : []),
+    ...(result.settings.detectionMs
+      ? [['Shutdown delay / haproxy detection bound', `${result.settings.shutdownDelayMs} ms / ${result.settings.detectionMs} ms`]]
+      : []),
   ];
 }
 
@@ -36,8 +60,12 @@ const HAPROXY_DESCRIPTION =
   'Two app processes behind haproxy (health checks on /readyz), replaced one by one (SIGTERM, wait for exit, start the new build on the same ports) while a load generator and a Chromium tab go through haproxy.';
 
 function page(result, generatedAt) {
-  const rows = summaryRows(result).map(([name, value]) => `<tr><th>${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n');
-  const events = result.events.map((event) => `<tr><td>${(event.at / 1000).toFixed(2)} s</td><td>${escape(event.label)}</td></tr>`).join('\n');
+  const rows = summaryRows(result)
+    .map(([name, value]) => `<tr><th>${escape(name)}</th><td>${escape(value)}</td></tr>`)
+    .join('\n');
+  const events = result.events
+    .map((event) => `<tr><td>${(event.at / 1000).toFixed(2)} s</td><td>${escape(event.label)}</td></tr>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>

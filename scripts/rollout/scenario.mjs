@@ -106,7 +106,11 @@ export async function runRollout({ from, to, log = () => {} }) {
       settings: { ratePerSecond: RATE_PER_SECOND, shutdownDelayMs: SHUTDOWN_DELAY_MS, detectionMs: DETECTION_MS },
       traffic,
       exitCodes,
-      prometheus: { seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt), runningAfter: after.runningAfter, buildUpdates: after.buildUpdates },
+      prometheus: {
+        seenDuringRoll: await buildsSeenBetween(prometheus, rollStartedAt, rollEndedAt),
+        runningAfter: after.runningAfter,
+        buildUpdates: after.buildUpdates,
+      },
       browser: after.browser,
       events: timeline.sorted(),
     };

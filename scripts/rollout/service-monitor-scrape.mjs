@@ -16,9 +16,16 @@ export function scrapeConfigsFor(monitor, { kubeconfigFile, scrapeInterval }) {
   const untranslated = [
     ...(spec.selector.matchExpressions?.length ? ['selector.matchExpressions'] : []),
     ...(spec.namespaceSelector?.any ? ['namespaceSelector.any'] : []),
-    ...spec.endpoints.flatMap((endpoint) => ['relabelings', 'metricRelabelings', 'tlsConfig', 'scheme', 'bearerTokenSecret', 'authorization'].filter((field) => endpoint[field] !== undefined && !(Array.isArray(endpoint[field]) && endpoint[field].length === 0))),
+    ...spec.endpoints.flatMap((endpoint) =>
+      ['relabelings', 'metricRelabelings', 'tlsConfig', 'scheme', 'bearerTokenSecret', 'authorization'].filter(
+        (field) => endpoint[field] !== undefined && !(Array.isArray(endpoint[field]) && endpoint[field].length === 0),
+      ),
+    ),
   ];
-  if (untranslated.length) throw new Error(`rollout: ServiceMonitor ${metadata.namespace}/${metadata.name} uses ${untranslated.join(', ')}, which this translation does not follow`);
+  if (untranslated.length)
+    throw new Error(
+      `rollout: ServiceMonitor ${metadata.namespace}/${metadata.name} uses ${untranslated.join(', ')}, which this translation does not follow`,
+    );
   const namespaces = spec.namespaceSelector?.matchNames ?? [metadata.namespace];
   return spec.endpoints.map((endpoint, index) => ({
     job_name: `serviceMonitor/${metadata.namespace}/${metadata.name}/${index}`,
@@ -39,7 +46,9 @@ export function scrapeConfigsFor(monitor, { kubeconfigFile, scrapeInterval }) {
       { target_label: 'endpoint', replacement: endpoint.port },
       // job: the Service's jobLabel label when set, else the Service's name (the Operator's rule).
       { source_labels: ['__meta_kubernetes_service_name'], target_label: 'job' },
-      ...(spec.jobLabel ? [{ source_labels: [`__meta_kubernetes_service_label_${metaName(spec.jobLabel)}`], regex: '(.+)', target_label: 'job' }] : []),
+      ...(spec.jobLabel
+        ? [{ source_labels: [`__meta_kubernetes_service_label_${metaName(spec.jobLabel)}`], regex: '(.+)', target_label: 'job' }]
+        : []),
     ],
   }));
 }

@@ -4,7 +4,14 @@
  * @param {{ buckets: { requests: number, ok: number, serverErrors: number, otherStatuses: number, connectionErrors: number, builds: Record<string, number> }[] }} traffic
  */
 export function trafficTotals({ buckets }) {
-  const totals = { requests: 0, ok: 0, serverErrors: 0, otherStatuses: 0, connectionErrors: 0, builds: /** @type {Record<string, number>} */ ({}) };
+  const totals = {
+    requests: 0,
+    ok: 0,
+    serverErrors: 0,
+    otherStatuses: 0,
+    connectionErrors: 0,
+    builds: /** @type {Record<string, number>} */ ({}),
+  };
   for (const bucket of buckets) {
     totals.requests += bucket.requests;
     totals.ok += bucket.ok;

@@ -32,21 +32,33 @@ export function createTimeline(log) {
 export async function witnessNewBuild({ tab, prometheus, to, timeline, detectionMs, timeoutMs = 10_000 }) {
   const detection = await tab.waitForPollAnswer(to, detectionMs);
   timeline.mark('tab-detected', `tab's poll answered by ${to}`, { at: detection.at, build: to });
-  const buildUpdates = await waitFor('the beacon of build_update_detected', async () => {
-    const count = await buildUpdatesReported(prometheus, timeline.origin);
-    if (count === 0) throw new Error('none counted yet');
-    return count;
-  }, { timeoutMs });
-  const runningAfter = await waitFor(`Prometheus to see only ${to}`, async () => {
-    const running = await buildsRunningNow(prometheus);
-    if (Object.keys(running).join() !== to) throw new Error(`running: ${JSON.stringify(running)}`);
-    return running;
-  }, { timeoutMs });
+  const buildUpdates = await waitFor(
+    'the beacon of build_update_detected',
+    async () => {
+      const count = await buildUpdatesReported(prometheus, timeline.origin);
+      if (count === 0) throw new Error('none counted yet');
+      return count;
+    },
+    { timeoutMs },
+  );
+  const runningAfter = await waitFor(
+    `Prometheus to see only ${to}`,
+    async () => {
+      const running = await buildsRunningNow(prometheus);
+      if (Object.keys(running).join() !== to) throw new Error(`running: ${JSON.stringify(running)}`);
+      return running;
+    },
+    { timeoutMs },
+  );
   const navigation = await tab.followMenuLink();
   timeline.mark('tab-navigated', `tab's next page load answered by ${navigation.build}`, { at: navigation.at, build: navigation.build });
   return {
     buildUpdates,
     runningAfter,
-    browser: { firstBuild: tab.firstBuild, detectedAt: detection.at - timeline.origin, navigation: { ...navigation, at: navigation.at - timeline.origin } },
+    browser: {
+      firstBuild: tab.firstBuild,
+      detectedAt: detection.at - timeline.origin,
+      navigation: { ...navigation, at: navigation.at - timeline.origin },
+    },
   };
 }

@@ -51,8 +51,7 @@ export function useBuildPoller(): void {
           // Rollouts are watched as they happen: this one is not held back for a batch.
           flushTelemetry();
         },
-        onPollFailed: ({ status }) =>
-          reportTelemetry({ type: 'manifest_fetch_failed', kind: 'latest', buildId: CURRENT_BUILD_ID, status }),
+        onPollFailed: ({ status }) => reportTelemetry({ type: 'manifest_fetch_failed', kind: 'latest', buildId: CURRENT_BUILD_ID, status }),
       }).stop;
     });
     return () => {

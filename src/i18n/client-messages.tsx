@@ -36,9 +36,7 @@ function lookup(tree: MessageTree, key: string): string | undefined {
 
 /** `{{name}}` placeholders, as in the locale files (i18next's syntax). */
 export function interpolate(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
-    name in values ? String(values[name]) : match,
-  );
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
 }
 
 /** The translation function of one client namespace. */

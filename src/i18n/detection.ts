@@ -69,10 +69,7 @@ export function localeFromAcceptLanguage(header: string | null | undefined): Loc
  * exactly, then Accept-Language, then English. Anything else in the cookie is
  * ignored, never trusted.
  */
-export function detectRootLocale(input: {
-  cookie: string | undefined;
-  acceptLanguage: string | null | undefined;
-}): Detection {
+export function detectRootLocale(input: { cookie: string | undefined; acceptLanguage: string | null | undefined }): Detection {
   if (isLocale(input.cookie)) return { locale: input.cookie, source: 'cookie' };
   const fromHeader = localeFromAcceptLanguage(input.acceptLanguage);
   if (fromHeader) return { locale: fromHeader, source: 'accept-language' };

@@ -25,7 +25,5 @@ export async function getTranslator(locale: Locale, namespace: Namespace) {
 export async function getClientMessages(locale: Locale): Promise<ClientMessages> {
   const { i18n } = await server.getT([...CLIENT_NAMESPACES], { lng: locale });
   const bundles = server.getResources(i18n, [...CLIENT_NAMESPACES], [locale])[locale] ?? {};
-  return Object.fromEntries(
-    CLIENT_NAMESPACES.map((namespace) => [namespace, (bundles[namespace] ?? {}) as Messages]),
-  ) as ClientMessages;
+  return Object.fromEntries(CLIENT_NAMESPACES.map((namespace) => [namespace, (bundles[namespace] ?? {}) as Messages])) as ClientMessages;
 }

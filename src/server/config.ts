@@ -138,9 +138,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
     tracing: Object.freeze({
-      enabled:
-        !values.OTEL_SDK_DISABLED &&
-        Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+      enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
       serviceName: values.OTEL_SERVICE_NAME,
     }),
   });

@@ -57,7 +57,9 @@ export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: str
   const parse = validator.parseAndValidateFlightRouterState;
   if (typeof parse !== 'function') {
     const { version } = requireFromBuild('next/package.json') as { version: string };
-    throw new NextAdapterError(`Next ${version} is not supported by src/server/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`);
+    throw new NextAdapterError(
+      `Next ${version} is not supported by src/server/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
+    );
   }
   return (header) => {
     try {

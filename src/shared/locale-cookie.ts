@@ -17,12 +17,7 @@ export function localeCookieAttributes(secure: boolean) {
 
 /** `document.cookie` form of the locale cookie. */
 export function serializeLocaleCookie(locale: Locale, secure: boolean): string {
-  const parts = [
-    `${LOCALE_COOKIE}=${locale}`,
-    'Path=/',
-    `Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}`,
-    'SameSite=Lax',
-  ];
+  const parts = [`${LOCALE_COOKIE}=${locale}`, 'Path=/', `Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}`, 'SameSite=Lax'];
   if (secure) parts.push('Secure');
   return parts.join('; ');
 }

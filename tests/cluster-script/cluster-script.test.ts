@@ -24,7 +24,8 @@ function shell(command: string): Promise<{ code: number | null; stdout: string; 
   });
 }
 
-const recordedPids = () => (existsSync(PATHS.pids) ? readdirSync(PATHS.pids).map((file) => Number(readFileSync(`${PATHS.pids}/${file}`, 'utf8').split(' ')[0])) : []);
+const recordedPids = () =>
+  existsSync(PATHS.pids) ? readdirSync(PATHS.pids).map((file) => Number(readFileSync(`${PATHS.pids}/${file}`, 'utf8').split(' ')[0])) : [];
 
 /** Command lines of the processes that name `text` in theirs. */
 function processesNaming(text: string): string[] {
@@ -56,7 +57,9 @@ async function linkNames(): Promise<string[]> {
 
 /** What a stopped cluster must not leave on the machine; `podLinks`: the pods' veths it had. */
 async function leftovers(podLinks: string[] = []) {
-  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter((line) => line.includes(STATE_DIR));
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(STATE_DIR));
   const chains = (await shell('iptables-save; ip6tables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI|MERIDIAN)-/.test(line));
   const links = (await linkNames()).filter((name) => name === NETWORK.nodeBridge || name === NETWORK.podBridge || podLinks.includes(name));
   const processes = processesNaming(`${STATE_DIR}/`);
@@ -72,8 +75,11 @@ const sysctl = (key: string) => readFileSync(`/proc/sys/${key}`, 'utf8').trim();
 // (it says so in MERIDIAN_TEST_CLUSTER) or none at all is these tests' to stop and start.
 const foreignCluster = process.env.MERIDIAN_TEST_CLUSTER !== 'started' && (await clusterRunning());
 if (foreignCluster) {
-  if (process.env.CI === 'true') throw new Error('cluster-script tests: a cluster not started by the test suite is running; CI must start from none');
-  console.warn(`\n!!! SKIPPING the cluster script tests: a cluster of yours is running from ${STATE_DIR}; stop it with npm run cluster:down to run them\n`);
+  if (process.env.CI === 'true')
+    throw new Error('cluster-script tests: a cluster not started by the test suite is running; CI must start from none');
+  console.warn(
+    `\n!!! SKIPPING the cluster script tests: a cluster of yours is running from ${STATE_DIR}; stop it with npm run cluster:down to run them\n`,
+  );
 }
 
 describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
@@ -82,11 +88,15 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   });
 
   test('eval "$(npm run --silent cluster:up)" sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
-    const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short');
+    const { code, stdout, stderr } = await shell(
+      'eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short',
+    );
     expect(code, stderr).toBe(0);
     expect(stdout.trim()).toBe('node/meridian-node');
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
-    expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain('-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP');
+    expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
+      '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',
+    );
   });
 
   test('the API server answers on loopback as well as on the node address', async () => {
@@ -97,10 +107,18 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     }
   });
 
-  test('cluster:image copies a local Docker image into the cluster\'s containerd', async () => {
+  test("cluster:image copies a local Docker image into the cluster's containerd", async () => {
     const image = 'docker.io/library/meridian:cluster-a';
     const binDir = ensureBinaries(() => {});
-    await run(path.join(binDir, 'ctr'), ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, 'images', 'remove', image]).catch(() => {});
+    await run(path.join(binDir, 'ctr'), [
+      '--address',
+      PATHS.containerdSocket,
+      '--namespace',
+      CONTAINERD_NAMESPACE,
+      'images',
+      'remove',
+      image,
+    ]).catch(() => {});
     expect(await clusterImages(binDir)).not.toContain(image);
     const { code, stderr } = await shell('npm run --silent cluster:image -- meridian:cluster-a');
     expect(code, stderr).toBe(0);
@@ -160,7 +178,10 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     const notRoot = await shell('setpriv --reuid=65534 --regid=65534 --clear-groups node scripts/cluster.mjs up');
     expect(notRoot.code).toBe(1);
     expect(notRoot.stderr.trim()).toBe('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
-    const withoutGo = (process.env.PATH ?? '').split(':').filter((dir) => !existsSync(path.join(dir, 'go'))).join(':');
+    const withoutGo = (process.env.PATH ?? '')
+      .split(':')
+      .filter((dir) => !existsSync(path.join(dir, 'go')))
+      .join(':');
     const noGo = await shell(`env PATH='${withoutGo}' node scripts/cluster.mjs up`);
     expect(noGo.code).toBe(1);
     expect(noGo.stderr.trim()).toMatch(/^cluster: Go is needed to build Kubernetes and Prometheus once per machine .*`go` was not found$/);

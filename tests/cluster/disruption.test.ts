@@ -12,11 +12,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits until the Deployment is back to two Ready pods and every old one is gone. */
 async function waitForTwoFreshPods(replaced: string[]) {
   // Until two Ready pods are back, none of them a replaced one.
-  await vi.waitFor(async () => {
-    const pods = await webPods(ref);
-    const ready = await readyPods(ref);
-    if (ready.length !== 2 || pods.some((pod) => replaced.includes(pod.metadata.name))) throw new Error(`pods: ${pods.map((pod) => pod.metadata.name).join(', ')}; ready: ${ready.join(', ')}`);
-  }, { timeout: 120_000, interval: 500 });
+  await vi.waitFor(
+    async () => {
+      const pods = await webPods(ref);
+      const ready = await readyPods(ref);
+      if (ready.length !== 2 || pods.some((pod) => replaced.includes(pod.metadata.name)))
+        throw new Error(`pods: ${pods.map((pod) => pod.metadata.name).join(', ')}; ready: ${ready.join(', ')}`);
+    },
+    { timeout: 120_000, interval: 500 },
+  );
 }
 
 /** Runs `disrupt` under steady load and returns the traffic counts. */

@@ -27,7 +27,15 @@ describe('helm install --wait into a namespace enforcing the restricted Pod Secu
       expect(insideTestBlock(status.podIP ?? ''), status.podIP).toBe(true);
       expect(cidrContains(NETWORK.podCidr, status.podIP ?? ''), status.podIP).toBe(true);
     }
-    const { stdout: clusterIp } = await kubectl(['get', 'service', ref.release, '--namespace', ref.namespace, '-o', 'jsonpath={.spec.clusterIP}']);
+    const { stdout: clusterIp } = await kubectl([
+      'get',
+      'service',
+      ref.release,
+      '--namespace',
+      ref.namespace,
+      '-o',
+      'jsonpath={.spec.clusterIP}',
+    ]);
     expect(insideTestBlock(clusterIp), clusterIp).toBe(true);
     expect(cidrContains(NETWORK.serviceCidr, clusterIp), clusterIp).toBe(true);
   });
@@ -42,7 +50,9 @@ describe('helm install --wait into a namespace enforcing the restricted Pod Secu
       metadata: { name: 'breaks-restricted', namespace: ref.namespace },
       spec: { containers: [{ name: 'c', image: `meridian:${CLUSTER_BUILDS.a}` }] },
     };
-    await expect(kubectl(['create', '--dry-run=server', '-f', '-'], { input: JSON.stringify(unhardened) })).rejects.toThrow(/violates PodSecurity "restricted/);
+    await expect(kubectl(['create', '--dry-run=server', '-f', '-'], { input: JSON.stringify(unhardened) })).rejects.toThrow(
+      /violates PodSecurity "restricted/,
+    );
   });
 
   test('helm test passes: its pod reaches the Service by its DNS name', async () => {

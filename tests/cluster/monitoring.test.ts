@@ -26,19 +26,37 @@ describe('the chart with every optional feature on, installed for real', () => {
   });
   afterAll(async () => {
     await uninstallRelease(ref);
-    for (const namespace of [ref.namespace, ...OTHER_NAMESPACES]) await kubectl(['delete', 'namespace', namespace, '--ignore-not-found', '--timeout=180s']);
+    for (const namespace of [ref.namespace, ...OTHER_NAMESPACES])
+      await kubectl(['delete', 'namespace', namespace, '--ignore-not-found', '--timeout=180s']);
   });
 
   test('the API server holds every object the release rendered, of every optional kind', async () => {
     const kinds = new Set(manifest.map((object) => object.kind));
-    for (const kind of ['ServiceMonitor', 'PrometheusRule', 'Ingress', 'HTTPRoute', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy', 'ConfigMap', 'Deployment', 'Service']) {
+    for (const kind of [
+      'ServiceMonitor',
+      'PrometheusRule',
+      'Ingress',
+      'HTTPRoute',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+      'NetworkPolicy',
+      'ConfigMap',
+      'Deployment',
+      'Service',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
     for (const object of manifest) {
       const namespace = object.metadata.namespace ?? ref.namespace;
-      const { stdout } = await kubectl(['get', object.kind, object.metadata.name, '--namespace', namespace, '--output', 'jsonpath={.metadata.uid}']).catch(
-        (error: Error) => ({ stdout: `missing: ${error.message}` }),
-      );
+      const { stdout } = await kubectl([
+        'get',
+        object.kind,
+        object.metadata.name,
+        '--namespace',
+        namespace,
+        '--output',
+        'jsonpath={.metadata.uid}',
+      ]).catch((error: Error) => ({ stdout: `missing: ${error.message}` }));
       expect(stdout, `${object.kind} ${namespace}/${object.metadata.name}`).toMatch(/^[0-9a-f-]{36}$/);
     }
   });

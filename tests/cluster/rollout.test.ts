@@ -41,7 +41,13 @@ describe('a Helm upgrade and rollback under load on a live cluster', () => {
   const installed = releaseForThisFile(ref, NODE_PORT);
 
   test('helm upgrade --install --wait --values <file> --set-string image.tag=B moves every pod, every answer and the open tab to B with no failed request', async () => {
-    const result = await runClusterRollout({ releaseRef: ref, nodePort: NODE_PORT, from: A, to: B, change: () => deployRelease({ ...ref, valuesFile: installed.valuesFile, tag: B }) });
+    const result = await runClusterRollout({
+      releaseRef: ref,
+      nodePort: NODE_PORT,
+      from: A,
+      to: B,
+      change: () => deployRelease({ ...ref, valuesFile: installed.valuesFile, tag: B }),
+    });
     await writeRolloutReport(result, path.join(ROOT, 'test-reports', 'cluster-rollout', 'upgrade'));
     expectCleanRollout(result, A, B);
     // The chart's PrometheusRule, as the API server holds it, loaded into that Prometheus.

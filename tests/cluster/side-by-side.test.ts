@@ -20,7 +20,9 @@ interface Dashboard {
 }
 
 async function dashboardOf(ref: { release: string; namespace: string }): Promise<Dashboard> {
-  const [configMap] = await releaseObjects('configmaps', ref).then((maps) => maps.filter((map: { metadata: { name: string } }) => map.metadata.name.endsWith('-dashboard')));
+  const [configMap] = await releaseObjects('configmaps', ref).then((maps) =>
+    maps.filter((map: { metadata: { name: string } }) => map.metadata.name.endsWith('-dashboard')),
+  );
   return JSON.parse(Object.values(configMap.data as Record<string, string>)[0]!) as Dashboard;
 }
 
@@ -29,7 +31,10 @@ describe('two releases side by side on one cluster', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'meridian-side-by-side-'));
-    installed = [await installBuildA(staging, NODE_PORTS.staging, withDashboard), await installBuildA(production, NODE_PORTS.production, withDashboard)];
+    installed = [
+      await installBuildA(staging, NODE_PORTS.staging, withDashboard),
+      await installBuildA(production, NODE_PORTS.production, withDashboard),
+    ];
   });
   afterAll(async () => {
     for (const release of installed) await release.remove();
@@ -56,18 +61,25 @@ describe('two releases side by side on one cluster', () => {
         const scope = `job="${ref.release}-metrics", namespace="${ref.namespace}"`;
         expect(rules.some(({ expr }: { expr: string }) => expr.includes(scope))).toBe(true);
         // Until both pods of the release are scraped as up.
-        await vi.waitFor(async () => {
-          const [sample] = await prometheus.query(`count(up{${scope}} == 1)`);
-          if (sample?.value[1] !== '2') throw new Error(`count is ${sample?.value[1] ?? 'none'}`);
-        }, { timeout: 30_000, interval: 500 });
+        await vi.waitFor(
+          async () => {
+            const [sample] = await prometheus.query(`count(up{${scope}} == 1)`);
+            if (sample?.value[1] !== '2') throw new Error(`count is ${sample?.value[1] ?? 'none'}`);
+          },
+          { timeout: 30_000, interval: 500 },
+        );
       }
       // The recorded series of both releases coexist, each labelled with its own namespace.
       // Until both releases record their availability objective.
-      await vi.waitFor(async () => {
-        const samples = await prometheus.query('meridian:slo_availability_objective');
-        const namespaces = samples.map((sample) => sample.metric.namespace).sort();
-        if (namespaces.join() !== [production.namespace, staging.namespace].sort().join()) throw new Error(`namespaces: ${namespaces.join(', ')}`);
-      }, { timeout: 30_000, interval: 500 });
+      await vi.waitFor(
+        async () => {
+          const samples = await prometheus.query('meridian:slo_availability_objective');
+          const namespaces = samples.map((sample) => sample.metric.namespace).sort();
+          if (namespaces.join() !== [production.namespace, staging.namespace].sort().join())
+            throw new Error(`namespaces: ${namespaces.join(', ')}`);
+        },
+        { timeout: 30_000, interval: 500 },
+      );
     } finally {
       await prometheus.stop();
     }

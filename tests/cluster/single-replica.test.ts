@@ -12,10 +12,13 @@ describe('one replica', () => {
     if (!only) throw new Error('the release should have one Ready pod');
     await evictPod(ref, only);
     // Until a new Ready pod stands in place of the evicted one.
-    await vi.waitFor(async () => {
-      const ready = await readyPods(ref);
-      if (ready.length !== 1 || ready[0] === only) throw new Error(`ready: ${ready.join(', ') || 'none'}`);
-    }, { timeout: 120_000, interval: 500 });
+    await vi.waitFor(
+      async () => {
+        const ready = await readyPods(ref);
+        if (ready.length !== 1 || ready[0] === only) throw new Error(`ready: ${ready.join(', ') || 'none'}`);
+      },
+      { timeout: 120_000, interval: 500 },
+    );
     expect(await readyPods(ref)).not.toContain(only);
   });
 });

@@ -73,7 +73,9 @@ async function swapAndDetect(page: Page, site: Origin, build: Build, polls: { fa
   await newBuildAnswer;
   const waitedMs = Date.now() - servedAt;
   const scheduleMs = POLL_INTERVAL_MS * JITTERED * (1 + 2 ** polls.failed) + POLL_INTERVAL_MS;
-  expect(waitedMs, `first answer of the new build ${waitedMs} ms after it was served, ${polls.failed} polls failed`).toBeLessThanOrEqual(scheduleMs);
+  expect(waitedMs, `first answer of the new build ${waitedMs} ms after it was served, ${polls.failed} polls failed`).toBeLessThanOrEqual(
+    scheduleMs,
+  );
   await expect.poll(() => site.clientEvents('build_update_detected'), { timeout: REPORT_MS }).toBe(1);
 }
 

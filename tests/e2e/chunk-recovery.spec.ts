@@ -53,7 +53,9 @@ test('a chunk that fails to load reloads the page once; failing again within 10 
   expect(loads).toBe(2);
 });
 
-test('a chunk that fails while the site does not answer reloads only once the site answers again, never into the browser\'s offline page', async ({ page }) => {
+test("a chunk that fails while the site does not answer reloads only once the site answers again, never into the browser's offline page", async ({
+  page,
+}) => {
   let loads = 0;
   page.on('load', () => (loads += 1));
   await failLateChunks(page);
@@ -79,7 +81,9 @@ test('a chunk that fails while the site does not answer reloads only once the si
   expect(visited.filter((url) => url !== pageUrl)).toEqual([]);
 });
 
-test('without session storage the page still works, and a failing chunk shows the error page rather than reload in a loop', async ({ page }) => {
+test('without session storage the page still works, and a failing chunk shows the error page rather than reload in a loop', async ({
+  page,
+}) => {
   await page.addInitScript(() => {
     Object.defineProperty(window, 'sessionStorage', {
       get() {

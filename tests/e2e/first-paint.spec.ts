@@ -48,8 +48,7 @@ for (const path of PAGES) {
       () =>
         [...document.querySelectorAll('head link[rel~="stylesheet"]')].filter(
           (link) =>
-            !link.hasAttribute('disabled') &&
-            !(link.getAttribute('media') && !matchMedia(link.getAttribute('media') as string).matches),
+            !link.hasAttribute('disabled') && !(link.getAttribute('media') && !matchMedia(link.getAttribute('media') as string).matches),
         ).length,
     );
     expect(blocking).toBeLessThanOrEqual(1);

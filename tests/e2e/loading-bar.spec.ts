@@ -10,7 +10,10 @@ test('a slow navigation shows the bar, which completes and hides', async ({ page
   await page.goto('/e2e-fixtures/crash');
   const bar = page.locator(BAR).first();
   await expect(bar).toHaveAttribute('data-visible', 'false');
-  await page.locator('header').getByRole('link', { name: /Meridian/ }).click();
+  await page
+    .locator('header')
+    .getByRole('link', { name: /Meridian/ })
+    .click();
   await expect(bar).toHaveAttribute('data-visible', 'true');
   await expect(bar).toHaveAttribute('data-phase', 'progressing');
   await expect(bar).toHaveCSS('height', '2px');
@@ -26,7 +29,10 @@ test('a fast navigation never shows the bar', async ({ page }) => {
   // Let the router prefetch the target, so the navigation itself is instant.
   await page.waitForLoadState('networkidle');
   await recordAttribute(page, BAR, 'data-visible');
-  await page.locator('header').getByRole('link', { name: /Meridian/ }).click();
+  await page
+    .locator('header')
+    .getByRole('link', { name: /Meridian/ })
+    .click();
   await expect(page).toHaveURL(/\/$/);
   await page.waitForTimeout(600);
   expect(await recordedValues(page)).not.toContain('true');

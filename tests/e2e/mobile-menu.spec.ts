@@ -67,7 +67,10 @@ test('following a menu link closes the menu', async ({ page }) => {
 test('the menu switches language too', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Open menu' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: /Language/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /Language/ })
+    .click();
   await page.getByRole('menuitemradio', { name: '日本語' }).click();
   await expect(page).toHaveURL(/\/ja$/);
   await expect(page.getByRole('button', { name: 'メニューを開く' })).toBeVisible();

@@ -44,7 +44,14 @@ test('a very long path is cut to 200 characters in the message', async () => {
 });
 
 test('missing files get a plain 404, never the HTML page', async () => {
-  for (const path of ['/missing.txt', '/missing.json', '/missing.xml', '/site.webmanifest', '/img/missing.png', '/_next/static/chunks/missing.js']) {
+  for (const path of [
+    '/missing.txt',
+    '/missing.json',
+    '/missing.xml',
+    '/site.webmanifest',
+    '/img/missing.png',
+    '/_next/static/chunks/missing.js',
+  ]) {
     const response = await rawGet(base(), path);
     expect(response.status, path).toBe(404);
     expect(response.headers['content-type'], path).not.toMatch(/html/);

@@ -8,7 +8,10 @@ function payloadRequest(request: Request): { path: string; prefetch: boolean } |
   const url = new URL(request.url());
   const headers = request.headers();
   if (!url.searchParams.has('_rsc') && headers.rsc === undefined) return null;
-  return { path: url.pathname, prefetch: headers['next-router-prefetch'] !== undefined || headers['next-router-segment-prefetch'] !== undefined };
+  return {
+    path: url.pathname,
+    prefetch: headers['next-router-prefetch'] !== undefined || headers['next-router-segment-prefetch'] !== undefined,
+  };
 }
 
 test('the route manifest is fetched about a second after the page is idle, once', async ({ page }) => {
@@ -55,7 +58,9 @@ for (const [page, locale, home] of [
   ['/e2e-fixtures/crash', 'en', '/'],
   ['/ja/e2e-fixtures/crash', 'ja', '/ja'],
 ] as const) {
-  test(`${page} prefetches the payloads of the prerendered pages it links to in ${locale}, after the manifest, and no other`, async ({ page: tab }) => {
+  test(`${page} prefetches the payloads of the prerendered pages it links to in ${locale}, after the manifest, and no other`, async ({
+    page: tab,
+  }) => {
     const events: string[] = [];
     tab.on('request', (request) => {
       if (request.url().includes('/builds/meta/')) events.push('manifest');

@@ -24,14 +24,18 @@ function missingTools(): string | null {
 test('builds A to B, one process at a time behind haproxy under steady load: no error, every witness sees B', async (context) => {
   const missing = missingTools();
   if (missing) {
-    console.warn(`\n!!! SKIPPED the rollout test: haproxy, Prometheus or Chromium is missing and could not be installed.\n!!! ${missing}\n`);
+    console.warn(
+      `\n!!! SKIPPED the rollout test: haproxy, Prometheus or Chromium is missing and could not be installed.\n!!! ${missing}\n`,
+    );
     context.skip();
   }
   const result = await runRollout({ from: BUILD_A, to: BUILD_B, log: (line) => console.log(`rollout ${line}`) });
   await writeRolloutReport(result, REPORT_DIR);
 
   const totals = trafficTotals(result.traffic);
-  console.log(`rollout: ${totals.requests} requests, ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors; report in ${REPORT_DIR}`);
+  console.log(
+    `rollout: ${totals.requests} requests, ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors; report in ${REPORT_DIR}`,
+  );
   // The load generator: every request answered 200, by one build or the other.
   expect(totals.serverErrors).toBe(0);
   expect(totals.connectionErrors, JSON.stringify(result.traffic.errorCodes)).toBe(0);

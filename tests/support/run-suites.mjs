@@ -38,14 +38,30 @@ const outcomes = [];
 outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
 outcomes.push(run('lint', 'npm', ['run', 'lint']));
 const vitest = (label, projects, report) =>
-  run(label, bin('vitest'), ['run', ...projects.flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, report)}`]);
+  run(label, bin('vitest'), [
+    'run',
+    ...projects.flatMap((project) => ['--project', project]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${path.join(RESULTS, report)}`,
+  ]);
 outcomes.push(
-  vitest('unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)', ['unit', 'integration', 'deployment', 'rollout'], 'unit-report.json'),
+  vitest(
+    'unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)',
+    ['unit', 'integration', 'deployment', 'rollout'],
+    'unit-report.json',
+  ),
 );
 // A run of its own: vitest starts every project's global set-up before any test, and the
 // cluster's (images, a Kubernetes build on a new machine, the control plane) should
 // neither delay the other suites nor compete with their load tests for the CPUs.
-outcomes.push(vitest('cluster tests (vitest: tests/cluster, tests/cluster-script; a local Kubernetes)', ['cluster', 'cluster-script'], 'cluster-report.json'));
+outcomes.push(
+  vitest(
+    'cluster tests (vitest: tests/cluster, tests/cluster-script; a local Kubernetes)',
+    ['cluster', 'cluster-script'],
+    'cluster-report.json',
+  ),
+);
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
 const unit = readOutcome('unit-report.json', (report) => vitestOutcome(report, ROOT));

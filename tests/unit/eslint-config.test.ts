@@ -94,7 +94,9 @@ async function toolingErrorsIn(code: string, filePath: string): Promise<string[]
 describe('eslint.config.js on scripts/, tests/ and tools/', () => {
   it("runs typescript-eslint's recommended rules on scripts, tests and tools", async () => {
     for (const filePath of ['scripts/bench/lint-fixture.mjs', 'tests/support/lint-fixture.ts', 'tools/lib/lint-fixture.mjs']) {
-      expect(await toolingErrorsIn('export const value = (unused) => process.cwd();\n', filePath)).toContain('@typescript-eslint/no-unused-vars');
+      expect(await toolingErrorsIn('export const value = (unused) => process.cwd();\n', filePath)).toContain(
+        '@typescript-eslint/no-unused-vars',
+      );
     }
   });
 
@@ -105,7 +107,9 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
   });
 
   it('lets CommonJS files require', async () => {
-    expect(await toolingErrorsIn("const http = require('node:http');\nmodule.exports = http;\n", 'scripts/bench/lint-fixture.cjs')).toEqual([]);
+    expect(await toolingErrorsIn("const http = require('node:http');\nmodule.exports = http;\n", 'scripts/bench/lint-fixture.cjs')).toEqual(
+      [],
+    );
   });
 
   it('keeps imports one way: tests may import scripts and tools, scripts only tools, tools neither', async () => {
@@ -113,8 +117,14 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
     expect(await toolingErrorsIn(importing('../../tools/lib/wait.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
     expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
     expect(await toolingErrorsIn(importing('../tools/lib/wait.mjs'), 'scripts/lint-fixture.mjs')).toEqual([]);
-    expect(await toolingErrorsIn(importing('../tests/support/test-reports.mjs'), 'scripts/lint-fixture.mjs')).toContain('no-restricted-imports');
-    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tools/lib/lint-fixture.mjs')).toContain('no-restricted-imports');
-    expect(await toolingErrorsIn(importing('../../tests/support/test-reports.mjs'), 'tools/lib/lint-fixture.mjs')).toContain('no-restricted-imports');
+    expect(await toolingErrorsIn(importing('../tests/support/test-reports.mjs'), 'scripts/lint-fixture.mjs')).toContain(
+      'no-restricted-imports',
+    );
+    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tools/lib/lint-fixture.mjs')).toContain(
+      'no-restricted-imports',
+    );
+    expect(await toolingErrorsIn(importing('../../tests/support/test-reports.mjs'), 'tools/lib/lint-fixture.mjs')).toContain(
+      'no-restricted-imports',
+    );
   });
 });

@@ -16,7 +16,8 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
     try {
       return await check();
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -27,13 +27,7 @@ export const viewport: Viewport = {
   themeColor: '#4a5dff',
 };
 
-export default async function LocaleLayout({
-  children,
-  params,
-}: {
-  children: ReactNode;
-  params: Promise<{ locale: string }>;
-}) {
+export default async function LocaleLayout({ children, params }: { children: ReactNode; params: Promise<{ locale: string }> }) {
   const { locale } = await params;
   if (!isLocale(locale)) notFound();
   const messages = await getClientMessages(locale);

@@ -83,10 +83,7 @@ export function createMetrics(build: BuildInfo) {
       registers: [registry],
     }),
   };
-  metrics.buildInfo.set(
-    { build_id: build.buildId, version: build.version, revision: build.revision, node_version: process.version },
-    1,
-  );
+  metrics.buildInfo.set({ build_id: build.buildId, version: build.version, revision: build.revision, node_version: process.version }, 1);
   // Every failure and event series exists from the start at 0, so that rate()
   // and increase() see its first occurrence (a series born at 1 shows no increase).
   for (const source of ['server', 'client'] as const) {

@@ -69,7 +69,13 @@ export function createRequestListener(deps: PipelineDeps) {
    * writes `head` with its own headers in one go; every other answer starts
    * from `head` set on the response.
    */
-  function dispatch(req: IncomingMessage, res: ServerResponse, target: RequestTarget, clientAddress: string, head: HeaderList): Promise<void> | void {
+  function dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    clientAddress: string,
+    head: HeaderList,
+  ): Promise<void> | void {
     const { pathname } = target;
     const load = pageLoadOf(req, target);
     if (load && servePrerendered(req, res, load, deps.pages, head)) return;
@@ -115,7 +121,14 @@ export function createRequestListener(deps: PipelineDeps) {
     plain(res, 500, 'Internal Server Error');
   }
 
-  function respond(req: IncomingMessage, res: ServerResponse, target: RequestTarget, clientAddress: string, head: HeaderList, requestId: string): void {
+  function respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: RequestTarget,
+    clientAddress: string,
+    head: HeaderList,
+    requestId: string,
+  ): void {
     try {
       dispatch(req, res, target, clientAddress, head)?.catch((error: unknown) => fail(res, error, requestId, target.pathname, head));
     } catch (error) {

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
-import {
-  BUILD_FILE_KINDS,
-  MAX_EVENT_CAUSE,
-  MAX_EVENT_TEXT,
-  MAX_EVENTS_PER_BEACON,
-  WEB_VITAL_NAMES,
-} from '@/shared/telemetry-events';
+import { BUILD_FILE_KINDS, MAX_EVENT_CAUSE, MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, WEB_VITAL_NAMES } from '@/shared/telemetry-events';
 import { routeLabel } from '../observability/route-label';
 
 /** An hour in milliseconds: no real LCP or INP is longer; anything above is garbage. */

@@ -13,11 +13,7 @@ export async function Header({ locale }: { locale: Locale }) {
   return (
     <header className={styles.header}>
       <div className={styles.inner}>
-        <SiteLink
-          className={styles.brand}
-          href={localizedPath(locale)}
-          aria-label={common('homeLink', { name: siteConfig.name })}
-        >
+        <SiteLink className={styles.brand} href={localizedPath(locale)} aria-label={common('homeLink', { name: siteConfig.name })}>
           <span className={styles.mark} aria-hidden="true" />
           {siteConfig.name}
         </SiteLink>

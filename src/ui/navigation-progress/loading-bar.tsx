@@ -6,11 +6,7 @@ import styles from './loading-bar.module.css';
 
 /** The thin bar above the page during client navigations. */
 export function LoadingBar() {
-  const state = useSyncExternalStore(
-    navigationProgress.subscribe,
-    navigationProgress.getSnapshot,
-    navigationProgress.getServerSnapshot,
-  );
+  const state = useSyncExternalStore(navigationProgress.subscribe, navigationProgress.getSnapshot, navigationProgress.getServerSnapshot);
   return (
     <div
       className={styles.bar}

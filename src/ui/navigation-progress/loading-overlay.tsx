@@ -11,11 +11,7 @@ import styles from './loading-overlay.module.css';
  */
 export function LoadingOverlay() {
   const t = useClientT('loading');
-  const state = useSyncExternalStore(
-    navigationProgress.subscribe,
-    navigationProgress.getSnapshot,
-    navigationProgress.getServerSnapshot,
-  );
+  const state = useSyncExternalStore(navigationProgress.subscribe, navigationProgress.getSnapshot, navigationProgress.getServerSnapshot);
   const visible = state.phase === 'progressing';
   return (
     <div className={styles.overlay} data-visible={visible} data-testid="loading-overlay" aria-hidden={!visible}>

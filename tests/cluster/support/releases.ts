@@ -6,7 +6,15 @@ import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
 import { isReady } from '../../../scripts/rollout/pod-watch.mjs';
 import { trafficTotals } from '../../../scripts/rollout/traffic-totals.mjs';
 import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
-import { createRestrictedNamespace, deployRelease, localClusterValues, releaseObjects, uninstallRelease, waitForNodePort, writeValuesFile } from '../../../scripts/cluster/release.mjs';
+import {
+  createRestrictedNamespace,
+  deployRelease,
+  localClusterValues,
+  releaseObjects,
+  uninstallRelease,
+  waitForNodePort,
+  writeValuesFile,
+} from '../../../scripts/cluster/release.mjs';
 
 export interface ReleaseRef {
   release: string;
@@ -37,7 +45,6 @@ export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: R
     },
   };
 }
-
 
 /** The release's web pods (not `helm test`'s). */
 export async function webPods(ref: ReleaseRef): Promise<Pod[]> {
@@ -79,9 +86,16 @@ export function expectNoFailedRequest(traffic: Traffic): void {
   // Which seconds since the load started had failures: at the start (the Service not yet
   // programmed) or at the disruption tell different stories.
   const failingSeconds = traffic.buckets.flatMap((bucket, second) =>
-    bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses > 0 ? [{ second, serverErrors: bucket.serverErrors, connectionErrors: bucket.connectionErrors, otherStatuses: bucket.otherStatuses }] : [],
+    bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses > 0
+      ? [{ second, serverErrors: bucket.serverErrors, connectionErrors: bucket.connectionErrors, otherStatuses: bucket.otherStatuses }]
+      : [],
   );
-  const failures = { serverErrors: totals.serverErrors, connectionErrors: totals.connectionErrors, otherStatuses: totals.otherStatuses, errorCodes: traffic.errorCodes };
+  const failures = {
+    serverErrors: totals.serverErrors,
+    connectionErrors: totals.connectionErrors,
+    otherStatuses: totals.otherStatuses,
+    errorCodes: traffic.errorCodes,
+  };
   expect(failures, `failures by second: ${JSON.stringify(failingSeconds)}`).toEqual({
     serverErrors: 0,
     connectionErrors: 0,
@@ -93,5 +107,7 @@ export function expectNoFailedRequest(traffic: Traffic): void {
 /** Asks the API server to evict `pod`, as a node drain does; rejects when the eviction is refused. */
 export function evictPod(ref: ReleaseRef, pod: string) {
   const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: ref.namespace } };
-  return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], { input: JSON.stringify(eviction) });
+  return kubectl(['create', '--raw', `/api/v1/namespaces/${ref.namespace}/pods/${pod}/eviction`, '-f', '-'], {
+    input: JSON.stringify(eviction),
+  });
 }

@@ -14,7 +14,10 @@ beforeAll(async () => {
   // The same context `docker build .` sends, copied whole into an image to be listed.
   await run('docker', ['build', '--quiet', '--tag', PROBE, '--file', '-', ROOT], { input: `FROM ${base}\nCOPY . /context\n` });
   const { stdout } = await run('docker', ['run', '--rm', '--entrypoint', 'find', PROBE, '/context', '-mindepth', '1', '-maxdepth', '2']);
-  context = stdout.split('\n').filter(Boolean).map((entry) => path.relative('/context', entry));
+  context = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((entry) => path.relative('/context', entry));
 });
 
 afterAll(async () => {
@@ -23,13 +26,36 @@ afterAll(async () => {
 
 describe('the build context (.dockerignore)', () => {
   it('holds the sources the build needs, the test fixtures it type-checks among them', () => {
-    expect(context).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'next.config.js', 'src', 'locales', 'public', 'scripts', 'tests/fixtures']));
+    expect(context).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'package-lock.json',
+        'next.config.js',
+        'src',
+        'locales',
+        'public',
+        'scripts',
+        'tests/fixtures',
+      ]),
+    );
   });
 
   it('keeps out the tests, .git, node_modules and local builds', () => {
-    const local = ['.git', 'node_modules', '.next', 'tests/unit', 'tests/integration', 'tests/e2e', 'tests/deployment', 'test-reports', 'test-results'];
+    const local = [
+      '.git',
+      'node_modules',
+      '.next',
+      'tests/unit',
+      'tests/integration',
+      'tests/e2e',
+      'tests/deployment',
+      'test-reports',
+      'test-results',
+    ];
     // A check on what is there to keep out: these are, in any checkout running this test.
-    expect(local.filter((entry) => existsSync(path.join(ROOT, entry)))).toEqual(expect.arrayContaining(['.git', 'node_modules', 'tests/deployment']));
+    expect(local.filter((entry) => existsSync(path.join(ROOT, entry)))).toEqual(
+      expect.arrayContaining(['.git', 'node_modules', 'tests/deployment']),
+    );
     for (const entry of local) expect(context).not.toContain(entry);
   });
 });

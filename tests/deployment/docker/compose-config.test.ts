@@ -36,7 +36,10 @@ function mountTarget(name: string, source: string): string | undefined {
 
 async function resolvedConfig(env: Record<string, string> = {}) {
   const [command, ...prefix] = ensureCompose() as [string, ...string[]];
-  const { stdout } = await run(command, [...prefix, '--file', 'docker-compose.yml', 'config'], { cwd: ROOT, env: { ...process.env, ...env } });
+  const { stdout } = await run(command, [...prefix, '--file', 'docker-compose.yml', 'config'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   return parse(stdout) as { services: Record<string, Service> };
 }
 
@@ -90,7 +93,9 @@ describe('docker-compose.yml', () => {
     const copies = readdirSync(path.join(ROOT, 'docker'), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => readFileSync(path.join(entry.parentPath, entry.name), 'utf8'))
-      .filter((text) => text === read('helm/meridian/files/prometheus-rules.yaml') || text === read('helm/meridian/files/grafana-dashboard.json'));
+      .filter(
+        (text) => text === read('helm/meridian/files/prometheus-rules.yaml') || text === read('helm/meridian/files/grafana-dashboard.json'),
+      );
     expect(copies).toEqual([]);
   });
 
@@ -107,7 +112,9 @@ describe('docker-compose.yml', () => {
       templating?: { list: { name: string; type: string }[] };
       panels: { datasource?: Reference; targets?: { expr: string; datasource?: Reference }[] }[];
     };
-    const variables = (dashboard.templating?.list ?? []).filter((variable) => variable.type === 'datasource').map((variable) => `\${${variable.name}}`);
+    const variables = (dashboard.templating?.list ?? [])
+      .filter((variable) => variable.type === 'datasource')
+      .map((variable) => `\${${variable.name}}`);
     const references = dashboard.panels.flatMap((panel) => [panel.datasource, ...(panel.targets ?? []).map((target) => target.datasource)]);
     expect(dashboard.panels.flatMap((panel) => panel.targets ?? []).length).toBeGreaterThan(0);
     for (const reference of references.filter((ref): ref is Reference => ref !== undefined)) {

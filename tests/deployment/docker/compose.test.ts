@@ -86,7 +86,9 @@ describe('the compose stack', () => {
   });
 
   it('has Prometheus evaluate the Helm chart’s alert rules, mounted from their one file', async () => {
-    const file = parse(readFileSync(path.join(ROOT, 'helm/meridian/files/prometheus-rules.yaml'), 'utf8')) as { groups: { name: string }[] };
+    const file = parse(readFileSync(path.join(ROOT, 'helm/meridian/files/prometheus-rules.yaml'), 'utf8')) as {
+      groups: { name: string }[];
+    };
     type Rules = { groups: { name: string; rules: { health: string }[] }[] };
     const groups = await eventually('Prometheus did not evaluate the rules', async () => {
       const { groups } = await prometheus<Rules>('/api/v1/rules');

@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.remove();
   const client = await getContainerRuntimeClient();
-  await client.container.dockerode.getImage(tag).remove().catch(() => {});
+  await client.container.dockerode
+    .getImage(tag)
+    .remove()
+    .catch(() => {});
 });
 
 async function labels(name: string): Promise<Record<string, string>> {

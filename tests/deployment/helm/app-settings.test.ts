@@ -62,13 +62,21 @@ describe("the app's settings", () => {
   });
 
   it('refuses the same port for the site and the metrics', () => {
-    expect(renderError({ containerPorts: { http: 9464, metrics: 9464 } })).toContain('containerPorts.metrics=9464 must differ from containerPorts.http');
+    expect(renderError({ containerPorts: { http: 9464, metrics: 9464 } })).toContain(
+      'containerPorts.metrics=9464 must differ from containerPorts.http',
+    );
   });
 
   it('renders every number in the environment as a plain integer, never 1e+07', () => {
     const environment = appEnvironmentOf(
       render({
-        app: { buildPollIntervalMs: 86400000, shutdownTimeoutMs: 600000, keepAliveTimeoutMs: 3600000, telemetryRateLimitPerMinute: 100000, otel: { env: { OTEL_BSP_MAX_QUEUE_SIZE: 10000000, OTEL_TRACES_SAMPLER_ARG: 0.25 } } },
+        app: {
+          buildPollIntervalMs: 86400000,
+          shutdownTimeoutMs: 600000,
+          keepAliveTimeoutMs: 3600000,
+          telemetryRateLimitPerMinute: 100000,
+          otel: { env: { OTEL_BSP_MAX_QUEUE_SIZE: 10000000, OTEL_TRACES_SAMPLER_ARG: 0.25 } },
+        },
       }),
     );
 

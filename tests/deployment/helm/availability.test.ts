@@ -13,7 +13,11 @@ describe('replicas, autoscaling and disruption budget', () => {
     const objects = render();
 
     expect(deploymentOf(objects).spec?.replicas).toBe(2);
-    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, maxUnavailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
+    expect(pdbOf(objects).spec).toEqual({
+      selector: { matchLabels: WEB_PODS },
+      maxUnavailable: 1,
+      unhealthyPodEvictionPolicy: 'AlwaysAllow',
+    });
   });
 
   it('installs one replica with the default budget, which still lets a node drain evict it', () => {
@@ -46,7 +50,11 @@ describe('replicas, autoscaling and disruption budget', () => {
   });
 
   it('refuses a minAvailable at or above the autoscaler minimum, whatever replicaCount says', () => {
-    const message = renderError({ replicaCount: 5, autoscaling: { enabled: true, minReplicas: 2 }, podDisruptionBudget: { minAvailable: 2 } });
+    const message = renderError({
+      replicaCount: 5,
+      autoscaling: { enabled: true, minReplicas: 2 },
+      podDisruptionBudget: { minAvailable: 2 },
+    });
 
     expect(message).toContain('podDisruptionBudget.minAvailable=2 must be below the fewest pods running (autoscaling.minReplicas=2)');
   });
@@ -61,11 +69,17 @@ describe('replicas, autoscaling and disruption budget', () => {
   it('uses minAvailable instead of maxUnavailable when it is set, with no null needed beside it', () => {
     const objects = render({ replicaCount: 3, podDisruptionBudget: { minAvailable: 2 } });
 
-    expect(pdbOf(objects).spec).toEqual({ selector: { matchLabels: WEB_PODS }, minAvailable: 2, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
+    expect(pdbOf(objects).spec).toEqual({
+      selector: { matchLabels: WEB_PODS },
+      minAvailable: 2,
+      unhealthyPodEvictionPolicy: 'AlwaysAllow',
+    });
   });
 
   it('refuses a budget with neither minAvailable nor maxUnavailable', () => {
-    expect(renderError({ podDisruptionBudget: { maxUnavailable: null } })).toContain('set maxUnavailable or minAvailable, or enabled: false');
+    expect(renderError({ podDisruptionBudget: { maxUnavailable: null } })).toContain(
+      'set maxUnavailable or minAvailable, or enabled: false',
+    );
   });
 
   it('refuses an autoscaler whose maximum is below its minimum', () => {
@@ -88,7 +102,12 @@ describe('scheduling', () => {
 
     expect(constraints?.map((constraint) => constraint.topologyKey)).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
     for (const constraint of constraints ?? []) {
-      expect(constraint).toMatchObject({ maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: WEB_PODS }, matchLabelKeys: ['pod-template-hash'] });
+      expect(constraint).toMatchObject({
+        maxSkew: 1,
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: WEB_PODS },
+        matchLabelKeys: ['pod-template-hash'],
+      });
     }
   });
 

@@ -32,7 +32,8 @@ describe('values documentation', () => {
       for (const [key, value] of Object.entries(values)) {
         const child = properties[key];
         if (!child) missing.push(`${where}${key}`);
-        else if (value && typeof value === 'object' && !Array.isArray(value)) walk(value as Record<string, unknown>, child, `${where}${key}.`);
+        else if (value && typeof value === 'object' && !Array.isArray(value))
+          walk(value as Record<string, unknown>, child, `${where}${key}.`);
       }
     };
     walk(parse(valuesYaml) as Record<string, unknown>, schema as unknown as Schema, '');
@@ -42,8 +43,13 @@ describe('values documentation', () => {
   });
 
   it('finds a comment-less key, so the check above can fail', () => {
-    expect(documentationGaps('# -- Documented.\nreplicaCount: 2\nimage:\n  tag: ""\n')).toEqual({ undocumented: ['image.tag'], doublyDocumented: [] });
-    expect(valuesEntries('# -- Documented.\nreplicaCount: 2\n')).toEqual([{ path: 'replicaCount', defaultJson: '2', description: 'Documented.', leaf: true }]);
+    expect(documentationGaps('# -- Documented.\nreplicaCount: 2\nimage:\n  tag: ""\n')).toEqual({
+      undocumented: ['image.tag'],
+      doublyDocumented: [],
+    });
+    expect(valuesEntries('# -- Documented.\nreplicaCount: 2\n')).toEqual([
+      { path: 'replicaCount', defaultJson: '2', description: 'Documented.', leaf: true },
+    ]);
   });
 });
 
@@ -61,14 +67,17 @@ describe('the operations guide’s Helm commands, which SREs copy and the cluste
 
     expect(commands.length).toBeGreaterThanOrEqual(4);
     for (const command of commands) {
-      expect(command, command).toMatch(/^helm upgrade --install \S+ helm\/meridian --namespace \S+ (--create-namespace )?--wait --timeout \S+ --values \S+/);
+      expect(command, command).toMatch(
+        /^helm upgrade --install \S+ helm\/meridian --namespace \S+ (--create-namespace )?--wait --timeout \S+ --values \S+/,
+      );
       // --reuse-values keeps old defaults after a chart upgrade; the values file is the whole truth instead.
       expect(command, command).not.toMatch(/--reuse-values|--reset-then-reuse-values/);
     }
   });
 
   it('upgrade by tag with the same command and --set-string image.tag (a digits-only id stays a string)', () => {
-    for (const markdown of [readme, chartReadme]) expect(helmCommands(markdown)).toContainEqual(expect.stringMatching(/--values \S+ --set-string image\.tag=<new build id>$/));
+    for (const markdown of [readme, chartReadme])
+      expect(helmCommands(markdown)).toContainEqual(expect.stringMatching(/--values \S+ --set-string image\.tag=<new build id>$/));
   });
 
   it('roll back with --wait too', () => {

@@ -11,7 +11,8 @@ async function fakeSite(readyStatus: number, buildId: string): Promise<{ url: st
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://site');
     if (url.pathname === '/readyz') response.writeHead(readyStatus).end(readyStatus === 200 ? 'ready' : 'draining');
-    else if (url.pathname === '/builds/latest.json') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: buildId, timestamp: 1 }));
+    else if (url.pathname === '/builds/latest.json')
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: buildId, timestamp: 1 }));
     else response.writeHead(404).end();
   });
   server.listen(0, '127.0.0.1');
@@ -26,7 +27,10 @@ async function runTestPod(siteUrl: string, values: Record<string, unknown> = {})
   const [command, ...args] = [...container.command!, ...container.args!];
   expect(command).toBe('node');
   // Only the pod's own variables (the script reads SITE_URL and EXPECTED_BUILD_ID); NODE_ENV as the app image sets it.
-  const child = spawn(process.execPath, args, { env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -48,10 +52,31 @@ describe('the helm test pod', () => {
   });
 
   it.each([
-    { when: 'passes when /readyz answers 200 and /builds/latest.json serves the image tag', ready: 200, served: 'b7', values: {}, says: 'serves build b7', code: 0 },
+    {
+      when: 'passes when /readyz answers 200 and /builds/latest.json serves the image tag',
+      ready: 200,
+      served: 'b7',
+      values: {},
+      says: 'serves build b7',
+      code: 0,
+    },
     { when: 'fails while /readyz answers 503', ready: 503, served: 'b7', values: {}, says: 'GET /readyz answered 503', code: 1 },
-    { when: 'fails when the Service still serves another build', ready: 200, served: 'b6', values: {}, says: 'serves build b6, expected b7', code: 1 },
-    { when: 'accepts any build id when told not to expect the image tag', ready: 200, served: 'locally-built', values: { helmTest: { expectImageTagAsBuildId: false } }, says: 'serves build locally-built', code: 0 },
+    {
+      when: 'fails when the Service still serves another build',
+      ready: 200,
+      served: 'b6',
+      values: {},
+      says: 'serves build b6, expected b7',
+      code: 1,
+    },
+    {
+      when: 'accepts any build id when told not to expect the image tag',
+      ready: 200,
+      served: 'locally-built',
+      values: { helmTest: { expectImageTagAsBuildId: false } },
+      says: 'serves build locally-built',
+      code: 0,
+    },
   ])('$when', async ({ ready, served, values, says, code }) => {
     const fake = await fakeSite(ready, served);
     site = fake.server;

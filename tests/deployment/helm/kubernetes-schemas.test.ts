@@ -44,10 +44,13 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
 
   it('catches a misspelt field, which the API server would drop without a word', () => {
     const objects = render();
-    const deployment = objects.find((object) => object.kind === 'Deployment') as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
+    const deployment = objects.find((object) => object.kind === 'Deployment') as
+      { spec: { template: { spec: { containers: Record<string, unknown>[] } } } } | undefined;
     deployment!.spec.template.spec.containers[0]!.readinesProbe = { httpGet: { path: '/readyz', port: 'http' } };
 
-    expect(unknownFields(objects)).toEqual([expect.stringMatching(/^Deployment\/web-meridian: .*'"readinesProbe"' does not exist in type 'IContainer'/)]);
+    expect(unknownFields(objects)).toEqual([
+      expect.stringMatching(/^Deployment\/web-meridian: .*'"readinesProbe"' does not exist in type 'IContainer'/),
+    ]);
   });
 
   it('catches an object that breaks its schema', () => {
@@ -72,7 +75,9 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
           'example.com/cost-center',
         ]),
       );
-      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(object.metadata.name.endsWith('-dashboard') ? 'monitoring' : 'web-prod');
+      expect(object.metadata.namespace, `${object.kind}/${object.metadata.name}`).toBe(
+        object.metadata.name.endsWith('-dashboard') ? 'monitoring' : 'web-prod',
+      );
     }
   });
 });

@@ -20,7 +20,10 @@ const MONITORING = {
   grafanaDashboard: { enabled: true },
   prometheusRule: {
     enabled: true,
-    alerts: { MeridianDown: { enabled: true, for: '2m', annotations: DOWN_ANNOTATIONS }, MeridianTargetDown: { enabled: true, for: '5m', annotations: DOWN_ANNOTATIONS } },
+    alerts: {
+      MeridianDown: { enabled: true, for: '2m', annotations: DOWN_ANNOTATIONS },
+      MeridianTargetDown: { enabled: true, for: '5m', annotations: DOWN_ANNOTATIONS },
+    },
   },
 };
 
@@ -70,7 +73,15 @@ describe('monitoring objects', () => {
       if (entry.alert) {
         entry.for ??= '0s';
         // An alert with a threshold has it put back at the end of its trimmed expression.
-        if (['MeridianLatencyP99High', 'MeridianClientLocaleLoadFailureBurst', 'MeridianClientManifestFetchFailureBurst', 'MeridianEventLoopLagHigh'].includes(entry.alert)) entry.expr = entry.expr.trim();
+        if (
+          [
+            'MeridianLatencyP99High',
+            'MeridianClientLocaleLoadFailureBurst',
+            'MeridianClientManifestFetchFailureBurst',
+            'MeridianEventLoopLagHigh',
+          ].includes(entry.alert)
+        )
+          entry.expr = entry.expr.trim();
         entry.annotations!.runbook_url = `https://git.example/meridian/blob/meridian-${chart.version}/${entry.annotations!.runbook_url}`;
       }
     }
@@ -87,24 +98,44 @@ describe('monitoring objects', () => {
 
   it('sets the objective, each alert’s for, threshold, labels (severity mapped) and annotations from the values', () => {
     const rule = find(everything, 'PrometheusRule') as unknown as IPrometheusRule;
-    const alerts = Object.fromEntries(rule.spec.groups!.flatMap((group) => group.rules ?? []).filter((entry) => entry.alert).map((entry) => [entry.alert!, entry]));
-    const objective = rule.spec.groups!.flatMap((group) => group.rules ?? []).find((entry) => entry.record === 'meridian:slo_availability_objective');
+    const alerts = Object.fromEntries(
+      rule.spec
+        .groups!.flatMap((group) => group.rules ?? [])
+        .filter((entry) => entry.alert)
+        .map((entry) => [entry.alert!, entry]),
+    );
+    const objective = rule.spec
+      .groups!.flatMap((group) => group.rules ?? [])
+      .find((entry) => entry.record === 'meridian:slo_availability_objective');
 
     expect(objective?.expr).toBe('vector(0.999)');
     expect(find(render({ prometheusRule: { enabled: true, availabilityObjective: 0.9995 } }), 'PrometheusRule').spec).toMatchObject({
-      groups: expect.arrayContaining([expect.objectContaining({ rules: expect.arrayContaining([expect.objectContaining({ expr: 'vector(0.9995)' })]) })]),
+      groups: expect.arrayContaining([
+        expect.objectContaining({ rules: expect.arrayContaining([expect.objectContaining({ expr: 'vector(0.9995)' })]) }),
+      ]),
     });
     expect(Object.keys(alerts)).not.toContain('MeridianEventLoopLagHigh');
     expect(alerts.MeridianLatencyP99High).toMatchObject({ for: '15m', labels: { severity: 'ticket', team: 'web-performance' } });
     expect(String(alerts.MeridianLatencyP99High!.expr).trim()).toMatch(/\) > 0\.5$/);
     expect(alerts.MeridianDown!.labels).toEqual({ severity: 'page', team: 'web' });
-    expect(alerts.MeridianDown!.annotations).toMatchObject({ dashboard: 'https://grafana.example.com/d/meridian', summary: expect.any(String) });
-    expect(Object.keys(alerts)).toHaveLength(fileRules().groups.flatMap((group) => group.rules).filter((entry) => entry.alert).length - 1);
+    expect(alerts.MeridianDown!.annotations).toMatchObject({
+      dashboard: 'https://grafana.example.com/d/meridian',
+      summary: expect.any(String),
+    });
+    expect(Object.keys(alerts)).toHaveLength(
+      fileRules()
+        .groups.flatMap((group) => group.rules)
+        .filter((entry) => entry.alert).length - 1,
+    );
   });
 
   it('has values for every alert of the rules file, with its for and threshold as defaults', () => {
-    const values = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { prometheusRule: { alerts: Record<string, { for: string; threshold?: number }> } };
-    const fileAlerts = fileRules().groups.flatMap((group) => group.rules).filter((entry) => entry.alert);
+    const values = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as {
+      prometheusRule: { alerts: Record<string, { for: string; threshold?: number }> };
+    };
+    const fileAlerts = fileRules()
+      .groups.flatMap((group) => group.rules)
+      .filter((entry) => entry.alert);
 
     expect(Object.keys(values.prometheusRule.alerts).sort()).toEqual(fileAlerts.map((entry) => entry.alert).sort());
     for (const entry of fileAlerts) {
@@ -116,11 +147,15 @@ describe('monitoring objects', () => {
 
   it('takes runbook links from a templated base URL, or leaves them relative', () => {
     const links = (runbookBaseUrl: string) =>
-      (find(render({ prometheusRule: { enabled: true, runbookBaseUrl } }), 'PrometheusRule') as unknown as IPrometheusRule).spec.groups!.flatMap((group) =>
+      (
+        find(render({ prometheusRule: { enabled: true, runbookBaseUrl } }), 'PrometheusRule') as unknown as IPrometheusRule
+      ).spec.groups!.flatMap((group) =>
         (group.rules ?? []).flatMap((entry) => (entry.annotations?.runbook_url ? [entry.annotations.runbook_url] : [])),
       );
 
-    expect(links('https://docs.example.com/meridian/{{ .Chart.AppVersion }}/')).toContain(`https://docs.example.com/meridian/${chart.appVersion}/docs/runbooks.md#meridiandown`);
+    expect(links('https://docs.example.com/meridian/{{ .Chart.AppVersion }}/')).toContain(
+      `https://docs.example.com/meridian/${chart.appVersion}/docs/runbooks.md#meridiandown`,
+    );
     expect(links('')).toContain('docs/runbooks.md#meridiandown');
   });
 
@@ -132,10 +167,18 @@ describe('monitoring objects', () => {
 
   it('refuses an objective outside (0, 1), a runbook base URL not ending in a slash, an unknown alert and a wrong threshold type', () => {
     expect(renderError({ prometheusRule: { enabled: true, availabilityObjective: 1 } })).toContain('/prometheusRule/availabilityObjective');
-    expect(renderError({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://git.example.com/meridian' } })).toContain('/prometheusRule/runbookBaseUrl');
-    expect(renderError({ prometheusRule: { alerts: { MeridianTypo: { enabled: false, for: '1m' } } } })).toContain("additional properties 'MeridianTypo' not allowed");
-    expect(renderError({ prometheusRule: { alerts: { MeridianLatencyP99High: { threshold: '1s' } } } })).toContain('/prometheusRule/alerts/MeridianLatencyP99High/threshold');
-    expect(renderError({ prometheusRule: { alerts: { MeridianDown: { for: 'soon' } } } })).toContain('/prometheusRule/alerts/MeridianDown/for');
+    expect(renderError({ prometheusRule: { enabled: true, runbookBaseUrl: 'https://git.example.com/meridian' } })).toContain(
+      '/prometheusRule/runbookBaseUrl',
+    );
+    expect(renderError({ prometheusRule: { alerts: { MeridianTypo: { enabled: false, for: '1m' } } } })).toContain(
+      "additional properties 'MeridianTypo' not allowed",
+    );
+    expect(renderError({ prometheusRule: { alerts: { MeridianLatencyP99High: { threshold: '1s' } } } })).toContain(
+      '/prometheusRule/alerts/MeridianLatencyP99High/threshold',
+    );
+    expect(renderError({ prometheusRule: { alerts: { MeridianDown: { for: 'soon' } } } })).toContain(
+      '/prometheusRule/alerts/MeridianDown/for',
+    );
   });
 
   it('embeds files/grafana-dashboard.json as the release’s own dashboard: uid, title and file name, job and namespace fixed', () => {
@@ -159,7 +202,17 @@ describe('monitoring objects', () => {
 
   it('keeps a long release’s dashboard uid within Grafana’s 40 characters, still unique', () => {
     const uid = (release: string) =>
-      (JSON.parse(Object.values(find(render({ grafanaDashboard: { enabled: true } }, { release, namespace: 'a-rather-long-namespace-name' }), 'ConfigMap', '-dashboard').data as Record<string, string>)[0]!) as Dashboard).uid;
+      (
+        JSON.parse(
+          Object.values(
+            find(
+              render({ grafanaDashboard: { enabled: true } }, { release, namespace: 'a-rather-long-namespace-name' }),
+              'ConfigMap',
+              '-dashboard',
+            ).data as Record<string, string>,
+          )[0]!,
+        ) as Dashboard
+      ).uid;
 
     expect(uid('storefront-production-eu')).toHaveLength(40);
     expect(uid('storefront-production-eu')).not.toBe(uid('storefront-production-us'));
@@ -203,7 +256,9 @@ describe('two releases side by side', () => {
   it('scope every dashboard query to their own job and namespace, under their own uids', () => {
     const uids = rendered.map(({ objects }) => {
       const dashboard = JSON.parse(Object.values(find(objects, 'ConfigMap', '-dashboard').data as Record<string, string>)[0]!) as Dashboard;
-      const constants = Object.fromEntries(dashboard.templating.list.filter((variable) => variable.type === 'constant').map((variable) => [variable.name, variable.query]));
+      const constants = Object.fromEntries(
+        dashboard.templating.list.filter((variable) => variable.type === 'constant').map((variable) => [variable.name, variable.query]),
+      );
       return { uid: dashboard.uid, constants };
     });
 
@@ -212,7 +267,9 @@ describe('two releases side by side', () => {
   });
 
   it('alert only for the release whose series are bad, when Prometheus loads both releases’ rules', () => {
-    const ruleFiles = rendered.map(({ objects }) => yamlFile({ groups: (find(objects, 'PrometheusRule') as unknown as IPrometheusRule).spec.groups }));
+    const ruleFiles = rendered.map(({ objects }) =>
+      yamlFile({ groups: (find(objects, 'PrometheusRule') as unknown as IPrometheusRule).spec.groups }),
+    );
     const [staging, production] = rendered;
     const unitTests = yamlFile({
       rule_files: ruleFiles,
@@ -229,9 +286,20 @@ describe('two releases side by side', () => {
             {
               eval_time: '10m',
               alertname: 'MeridianDown',
-              exp_alerts: [{ exp_labels: { severity: 'critical', job: staging!.job, namespace: 'staging' }, exp_annotations: DOWN_ANNOTATIONS }],
+              exp_alerts: [
+                { exp_labels: { severity: 'critical', job: staging!.job, namespace: 'staging' }, exp_annotations: DOWN_ANNOTATIONS },
+              ],
             },
-            { eval_time: '10m', alertname: 'MeridianTargetDown', exp_alerts: [{ exp_labels: { severity: 'warning', job: staging!.job, namespace: 'staging', instance: '10.0.0.1:9464' }, exp_annotations: DOWN_ANNOTATIONS }] },
+            {
+              eval_time: '10m',
+              alertname: 'MeridianTargetDown',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'warning', job: staging!.job, namespace: 'staging', instance: '10.0.0.1:9464' },
+                  exp_annotations: DOWN_ANNOTATIONS,
+                },
+              ],
+            },
           ],
         },
       ],
@@ -275,6 +343,10 @@ describe('files/grafana-dashboard.json', () => {
   it('charts requests per second by route, filtered by the variables', () => {
     const expressions = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
 
-    expect(expressions).toContainEqual(expect.stringMatching(/^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[\$__rate_interval\]\)\)$/));
+    expect(expressions).toContainEqual(
+      expect.stringMatching(
+        /^sum by \(route\) \(rate\(http_server_request_duration_seconds_count\{.*job="\$job".*instance=~"\$instance".*\}\[\$__rate_interval\]\)\)$/,
+      ),
+    );
   });
 });

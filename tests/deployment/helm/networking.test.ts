@@ -47,14 +47,20 @@ describe('the Service for SREs', () => {
   it('passes externalTrafficPolicy, loadBalancerSourceRanges, node port and annotations to a LoadBalancer', () => {
     const service = serviceOf(render({}, { files: [EVERY_FEATURE_VALUES] }), '-meridian');
 
-    expect(service.spec).toMatchObject({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', loadBalancerSourceRanges: ['203.0.113.0/24'] });
+    expect(service.spec).toMatchObject({
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Local',
+      loadBalancerSourceRanges: ['203.0.113.0/24'],
+    });
     expect(service.spec?.ports?.[0]?.nodePort).toBe(31080);
     expect(service.metadata?.annotations).toEqual({ 'example.com/lb': 'internal', 'example.com/owner': 'web-team' });
   });
 
   it('refuses a node port or source ranges the Service type would ignore', () => {
     expect(renderError({ service: { nodePort: 30080 } })).toContain('service.nodePort=30080 needs service.type NodePort or LoadBalancer');
-    expect(renderError({ service: { type: 'NodePort', loadBalancerSourceRanges: ['10.0.0.0/8'] } })).toContain('service.loadBalancerSourceRanges needs service.type LoadBalancer');
+    expect(renderError({ service: { type: 'NodePort', loadBalancerSourceRanges: ['10.0.0.0/8'] } })).toContain(
+      'service.loadBalancerSourceRanges needs service.type LoadBalancer',
+    );
     expect(renderError({ service: { type: 'NodePort', nodePort: 80 } })).toContain("at '/service/nodePort'");
   });
 
@@ -113,7 +119,8 @@ describe('ingress', () => {
 
 describe('network policy', () => {
   const policyOf = (objects: KubernetesObject[]) => find(objects, 'NetworkPolicy') as unknown as INetworkPolicy;
-  const ruleFor = (policy: INetworkPolicy, port: string) => policy.spec?.ingress?.find((rule) => rule.ports?.some((entry) => entry.port === port));
+  const ruleFor = (policy: INetworkPolicy, port: string) =>
+    policy.spec?.ingress?.find((rule) => rule.ports?.some((entry) => entry.port === port));
 
   it('is off by default', () => {
     expect(render().map((object) => object.kind)).not.toContain('NetworkPolicy');
@@ -125,7 +132,9 @@ describe('network policy', () => {
     expect(policy.spec?.podSelector).toEqual({ matchLabels: WEB_PODS });
     expect(policy.spec?.policyTypes).toEqual(['Ingress']);
     expect(ruleFor(policy, 'http')?.from).toBeUndefined();
-    expect(ruleFor(policy, 'metrics')?.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
+    expect(ruleFor(policy, 'metrics')?.from).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+    ]);
     expect(policy.spec?.ingress).toHaveLength(2);
   });
 
@@ -134,7 +143,11 @@ describe('network policy', () => {
 
     expect(ruleFor(policy, 'http')?.from).toEqual([
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
-      { podSelector: { matchLabels: { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'test' } } },
+      {
+        podSelector: {
+          matchLabels: { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'test' },
+        },
+      },
     ]);
     expect(ruleFor(policy, 'metrics')?.from).toEqual([
       {

@@ -28,7 +28,8 @@ describe('pod security', () => {
   it('mounts emptyDirs where the process writes: /tmp and the Next cache', () => {
     const mounts = webContainerOf(objects).volumeMounts ?? [];
     const volumes = podSpecOf(objects).volumes ?? [];
-    const mountedAt = (mountPath: string) => volumes.find((volume) => volume.name === mounts.find((mount) => mount.mountPath === mountPath)?.name);
+    const mountedAt = (mountPath: string) =>
+      volumes.find((volume) => volume.name === mounts.find((mount) => mount.mountPath === mountPath)?.name);
 
     expect(mountedAt('/tmp')?.emptyDir).toBeDefined();
     expect(mountedAt('/app/.next/cache')?.emptyDir).toBeDefined();

@@ -50,7 +50,9 @@ describe('shutdown and the grace period', () => {
   it.each([25, 10])('refuses terminationGracePeriodSeconds=%i, not above the 25 s budget, with a clear message', (seconds) => {
     const message = renderError({ terminationGracePeriodSeconds: seconds });
 
-    expect(message).toContain(`terminationGracePeriodSeconds=${seconds} must exceed (app.shutdownDelayMs + app.shutdownTimeoutMs) / 1000 = 25000 ms / 1000`);
+    expect(message).toContain(
+      `terminationGracePeriodSeconds=${seconds} must exceed (app.shutdownDelayMs + app.shutdownTimeoutMs) / 1000 = 25000 ms / 1000`,
+    );
   });
 
   it('has no preStop hook: the server itself keeps serving through SHUTDOWN_DELAY_MS', () => {

@@ -7,7 +7,8 @@ import { CHART_DIR, render, renderError } from '../support/chart';
 import { deploymentOf, testPodOf, webContainerOf } from '../support/workload';
 
 const appVersion = (parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { appVersion: string }).appVersion;
-const checksumOf = (values: Record<string, unknown>) => deploymentOf(render(values)).spec?.template.metadata?.annotations?.['checksum/config'];
+const checksumOf = (values: Record<string, unknown>) =>
+  deploymentOf(render(values)).spec?.template.metadata?.annotations?.['checksum/config'];
 
 describe('rolling out', () => {
   it('rolls with maxUnavailable 0, so capacity never drops', () => {
@@ -35,7 +36,11 @@ describe('rolling out', () => {
   it('keeps the version out of the selector, which a Deployment can never change', () => {
     const selector = deploymentOf(render({ image: { tag: 'next-build' } })).spec?.selector.matchLabels;
 
-    expect(selector).toEqual({ 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'web' });
+    expect(selector).toEqual({
+      'app.kubernetes.io/name': 'meridian',
+      'app.kubernetes.io/instance': 'web',
+      'app.kubernetes.io/component': 'web',
+    });
   });
 
   it('runs repository@digest when a digest is set, with the build named by image.buildId everywhere the chart says what runs', () => {
@@ -60,7 +65,9 @@ describe('rolling out', () => {
   });
 
   it('puts global.imageRegistry in front of the repository', () => {
-    expect(webContainerOf(render({ global: { imageRegistry: 'mirror.example.com:5000' }, image: { tag: 'b1' } })).image).toBe('mirror.example.com:5000/meridian:b1');
+    expect(webContainerOf(render({ global: { imageRegistry: 'mirror.example.com:5000' }, image: { tag: 'b1' } })).image).toBe(
+      'mirror.example.com:5000/meridian:b1',
+    );
   });
 
   it('works with images loaded into the nodes, which no registry serves: pullPolicy Never', () => {

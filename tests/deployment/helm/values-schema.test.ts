@@ -15,9 +15,21 @@ describe('values.schema.json', () => {
     ['a port out of range', { containerPorts: { http: 70000 } }, "at '/containerPorts/http'"],
     ['an unknown key (a typo)', { replicas: 3 }, "additional properties 'replicas' not allowed"],
     ['an unknown service type', { service: { type: 'Ingress' } }, "at '/service/type'"],
-    ['an OTLP endpoint that is not http(s)', { app: { otel: { exporterOtlpEndpoint: 'collector:4318' } } }, "at '/app/otel/exporterOtlpEndpoint'"],
-    ['an OTEL variable the chart sets itself', { app: { otel: { env: { OTEL_SERVICE_NAME: 'x' } } } }, "invalid propertyName 'OTEL_SERVICE_NAME'"],
-    ['a variable in app.otel.env that is not OTEL_*', { app: { otel: { env: { NODE_OPTIONS: 'x' } } } }, "invalid propertyName 'NODE_OPTIONS'"],
+    [
+      'an OTLP endpoint that is not http(s)',
+      { app: { otel: { exporterOtlpEndpoint: 'collector:4318' } } },
+      "at '/app/otel/exporterOtlpEndpoint'",
+    ],
+    [
+      'an OTEL variable the chart sets itself',
+      { app: { otel: { env: { OTEL_SERVICE_NAME: 'x' } } } },
+      "invalid propertyName 'OTEL_SERVICE_NAME'",
+    ],
+    [
+      'a variable in app.otel.env that is not OTEL_*',
+      { app: { otel: { env: { NODE_OPTIONS: 'x' } } } },
+      "invalid propertyName 'NODE_OPTIONS'",
+    ],
     ['maxSurge 0 (with maxUnavailable 0 a rollout could not start)', { rollingUpdate: { maxSurge: 0 } }, "at '/rollingUpdate/maxSurge'"],
     ['minAvailable 100%', { podDisruptionBudget: { minAvailable: '100%' } }, "at '/podDisruptionBudget/minAvailable'"],
     ['a cache dir at /tmp', { app: { cacheDir: '/tmp' } }, "at '/app/cacheDir'"],
@@ -26,10 +38,22 @@ describe('values.schema.json', () => {
     ['a build id with spaces', { image: { buildId: 'build 42' } }, "at '/image/buildId'"],
     ['an unknown key under image', { image: { tags: 'x' } }, "additional properties 'tags' not allowed"],
     ['a node port outside 30000-32767', { service: { type: 'NodePort', nodePort: 8080 } }, "at '/service/nodePort'"],
-    ['an unknown externalTrafficPolicy', { service: { type: 'NodePort', externalTrafficPolicy: 'Nearest' } }, "at '/service/externalTrafficPolicy'"],
-    ['a source range that is not a CIDR', { service: { type: 'LoadBalancer', loadBalancerSourceRanges: ['office'] } }, "at '/service/loadBalancerSourceRanges/0'"],
+    [
+      'an unknown externalTrafficPolicy',
+      { service: { type: 'NodePort', externalTrafficPolicy: 'Nearest' } },
+      "at '/service/externalTrafficPolicy'",
+    ],
+    [
+      'a source range that is not a CIDR',
+      { service: { type: 'LoadBalancer', loadBalancerSourceRanges: ['office'] } },
+      "at '/service/loadBalancerSourceRanges/0'",
+    ],
     ['an unknown key under service', { service: { nodeport: 30080 } }, "additional properties 'nodeport' not allowed"],
-    ['an HTTPRoute match on an unknown path type', { httpRoute: { matches: [{ path: { type: 'Prefix', value: '/' } }] } }, "at '/httpRoute/matches/0/path/type'"],
+    [
+      'an HTTPRoute match on an unknown path type',
+      { httpRoute: { matches: [{ path: { type: 'Prefix', value: '/' } }] } },
+      "at '/httpRoute/matches/0/path/type'",
+    ],
     ['minReadySeconds as a string', { minReadySeconds: '5' }, "at '/minReadySeconds'"],
     ['a negative revisionHistoryLimit', { revisionHistoryLimit: -1 }, "at '/revisionHistoryLimit'"],
     ['an init container without a name', { initContainers: [{ image: 'busybox' }] }, "at '/initContainers/0'"],
@@ -63,7 +87,13 @@ describe('values.schema.json', () => {
         replicaCount: 1,
         podDisruptionBudget: { minAvailable: null, maxUnavailable: '50%' },
         image: { tag: 'v1.2.3_rc-4' },
-        app: { logLevel: 'silent', buildPollIntervalMs: 1000, shutdownDelayMs: 0, shutdownTimeoutMs: 0, trustProxy: '10.0.0.0/8, fd00::/8, loopback' },
+        app: {
+          logLevel: 'silent',
+          buildPollIntervalMs: 1000,
+          shutdownDelayMs: 0,
+          shutdownTimeoutMs: 0,
+          trustProxy: '10.0.0.0/8, fd00::/8, loopback',
+        },
         rollingUpdate: { maxSurge: 1 },
         service: { type: 'NodePort', nodePort: 32767, externalTrafficPolicy: 'Cluster' },
         minReadySeconds: 10,
@@ -80,8 +110,11 @@ type SchemaNode = {
   items?: SchemaNode;
 };
 
-const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode & { definitions: Record<string, SchemaNode> };
-const resolve = (node: SchemaNode): SchemaNode => (node.$ref ? (schema.definitions[node.$ref.replace('#/definitions/', '')] as SchemaNode) : node);
+const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode & {
+  definitions: Record<string, SchemaNode>;
+};
+const resolve = (node: SchemaNode): SchemaNode =>
+  node.$ref ? (schema.definitions[node.$ref.replace('#/definitions/', '')] as SchemaNode) : node;
 
 /** Every node of the schema under `pointer` (a JSON pointer, `[]` for an array's items), $refs followed. */
 function* nodes(node: SchemaNode, pointer = ''): Generator<{ pointer: string; node: SchemaNode }> {
@@ -120,15 +153,18 @@ const OPEN_BY_DESIGN = [
 /** A value of a type the node does not allow. */
 function wrongValue(node: SchemaNode): unknown {
   const allowed = [node.type ?? []].flat();
-  const typeOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
-  return [true, 'not-this', 1.5, ['x'], { x: 1 }].find((value) => !allowed.includes(typeOf(value)) && !(typeOf(value) === 'integer' && allowed.includes('number')));
+  const typeOf = (value: unknown) =>
+    Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
+  return [true, 'not-this', 1.5, ['x'], { x: 1 }].find(
+    (value) => !allowed.includes(typeOf(value)) && !(typeOf(value) === 'integer' && allowed.includes('number')),
+  );
 }
 
 describe('values.schema.json, walked', () => {
   const all = [...nodes(schema)];
   const isObject = (node: SchemaNode) => node.type === 'object' || node.properties !== undefined;
 
-  it('closes every object of the chart\'s own: only Kubernetes pass-throughs and global take any key', () => {
+  it("closes every object of the chart's own: only Kubernetes pass-throughs and global take any key", () => {
     const open = all.filter(({ node }) => isObject(node) && node.additionalProperties === undefined).map(({ pointer }) => pointer);
     expect(open.sort()).toEqual(OPEN_BY_DESIGN);
   });

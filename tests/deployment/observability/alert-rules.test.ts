@@ -45,8 +45,14 @@ describe('alert rules', () => {
     const alerts = alertingRules().map((rule) => rule.alert!);
     const { fires, silent } = coverage();
 
-    expect(alerts.filter((alert) => !fires.has(alert)), 'never expected to fire').toEqual([]);
-    expect(alerts.filter((alert) => !silent.has(alert)), 'never expected silent').toEqual([]);
+    expect(
+      alerts.filter((alert) => !fires.has(alert)),
+      'never expected to fire',
+    ).toEqual([]);
+    expect(
+      alerts.filter((alert) => !silent.has(alert)),
+      'never expected silent',
+    ).toEqual([]);
   });
 
   it('fail a unit test that expects the wrong outcome, so the tests above can fail', () => {
@@ -80,7 +86,8 @@ describe('alert rules', () => {
     for (const rule of ruleGroups().flatMap((group) => group.rules)) {
       const selectors = vectorSelectors(rule.expr);
       if (rule.record === OBJECTIVE) expect(rule.labels).toEqual({ job: 'meridian' });
-      for (const selector of selectors) expect(selector.matchers, rule.alert ?? rule.record).toContainEqual({ label: 'job', op: '=', value: 'meridian' });
+      for (const selector of selectors)
+        expect(selector.matchers, rule.alert ?? rule.record).toContainEqual({ label: 'job', op: '=', value: 'meridian' });
     }
   });
 

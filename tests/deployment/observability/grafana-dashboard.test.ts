@@ -11,7 +11,9 @@ const VALUES = { job: 'job-under-test', namespace: 'namespace-under-test', insta
 
 /** Expressions as recording rules, so promtool parses them with Prometheus's own parser. */
 function asRulesFile(expressions: { expr: string }[]): string {
-  return yamlFile({ groups: [{ name: 'dashboard', rules: expressions.map(({ expr }, index) => ({ record: `dashboard:expression_${index}`, expr })) }] });
+  return yamlFile({
+    groups: [{ name: 'dashboard', rules: expressions.map(({ expr }, index) => ({ record: `dashboard:expression_${index}`, expr })) }],
+  });
 }
 
 const overlaps = (a: GridPos, b: GridPos) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -56,7 +58,8 @@ describe('the Grafana dashboard', () => {
     for (const panel of panels) expect(panel.description, panel.title).toMatch(/^.{20,}$/);
     for (const [index, panel] of all.entries()) {
       expect(panel.gridPos.x + panel.gridPos.w, panel.title).toBeLessThanOrEqual(24);
-      for (const other of all.slice(index + 1)) expect(overlaps(panel.gridPos, other.gridPos), `${panel.title} / ${other.title}`).toBe(false);
+      for (const other of all.slice(index + 1))
+        expect(overlaps(panel.gridPos, other.gridPos), `${panel.title} / ${other.title}`).toBe(false);
     }
   });
 

@@ -10,11 +10,18 @@ import { groupingLabels, vectorSelectors } from '../support/promql';
 const exported = exportedSeries();
 const recorded = new Set(recordingRules().map((rule) => rule.record!));
 /** Label values that come from a fixed list in the app: a matcher on any other value matches nothing, ever. */
-const LABEL_VALUES: Record<string, readonly string[]> = { route: ROUTES, event: TELEMETRY_EVENT_TYPES, kind: FETCH_FAILURE_KINDS, source: ['server', 'client'] };
+const LABEL_VALUES: Record<string, readonly string[]> = {
+  route: ROUTES,
+  event: TELEMETRY_EVENT_TYPES,
+  kind: FETCH_FAILURE_KINDS,
+  source: ['server', 'client'],
+};
 
 /** Metrics an expression reads that the app does not export (nor, in `known`, something else provides). */
 function unknownMetrics(expression: NamedExpression, known: (metric: string) => boolean): string[] {
-  return vectorSelectors(expression.expr).flatMap((selector) => (selector.metric && known(selector.metric) ? [] : [`${expression.name}: ${selector.metric ?? 'a selector without a metric name'}`]));
+  return vectorSelectors(expression.expr).flatMap((selector) =>
+    selector.metric && known(selector.metric) ? [] : [`${expression.name}: ${selector.metric ?? 'a selector without a metric name'}`],
+  );
 }
 
 /** Labels matched on an exported metric that it does not carry, and label values outside the app's fixed lists. */
@@ -26,14 +33,18 @@ function unknownLabels(expression: NamedExpression): string[] {
       if (![...labels, ...TARGET_LABELS].includes(label)) return [`${expression.name}: ${metric} has no label ${label}`];
       const allowed = LABEL_VALUES[label];
       const values = op.endsWith('~') ? value.split('|') : [value];
-      return allowed ? values.filter((one) => !allowed.includes(one)).map((one) => `${expression.name}: ${label}="${one}" is never exported`) : [];
+      return allowed
+        ? values.filter((one) => !allowed.includes(one)).map((one) => `${expression.name}: ${label}="${one}" is never exported`)
+        : [];
     });
   });
 }
 
 const everyLabel = new Set([...[...exported.values()].flat(), ...TARGET_LABELS]);
 const unknownGroupingLabels = (expression: NamedExpression) =>
-  groupingLabels(expression.expr).filter((label) => !everyLabel.has(label)).map((label) => `${expression.name}: ${label}`);
+  groupingLabels(expression.expr)
+    .filter((label) => !everyLabel.has(label))
+    .map((label) => `${expression.name}: ${label}`);
 
 describe('metric names in the dashboard and the rules', () => {
   const dashboard = dashboardExpressions({ job: 'meridian' });
@@ -54,7 +65,9 @@ describe('metric names in the dashboard and the rules', () => {
         'nodejs_gc_duration_seconds_sum',
       ]),
     );
-    expect(exported.get('meridian_locale_load_failures_total')).toEqual(expect.arrayContaining(['locale', 'namespace', 'source', 'exported_namespace']));
+    expect(exported.get('meridian_locale_load_failures_total')).toEqual(
+      expect.arrayContaining(['locale', 'namespace', 'source', 'exported_namespace']),
+    );
   });
 
   it('are all exported by the app, for every dashboard expression', () => {
@@ -75,7 +88,9 @@ describe('metric names in the dashboard and the rules', () => {
   it('catch a made-up metric, label and label value, so the checks above can fail', () => {
     const made = (expr: string) => ({ name: 'made up', expr });
 
-    expect(unknownMetrics(made('sum(rate(http_requests_total[5m])) / up'), (metric) => exported.has(metric))).toEqual(['made up: http_requests_total']);
+    expect(unknownMetrics(made('sum(rate(http_requests_total[5m])) / up'), (metric) => exported.has(metric))).toEqual([
+      'made up: http_requests_total',
+    ]);
     expect(unknownLabels(made('http_server_request_duration_seconds_count{locale="ja", route="/about", job="meridian"}'))).toEqual([
       'made up: http_server_request_duration_seconds_count has no label locale',
       'made up: route="/about" is never exported',

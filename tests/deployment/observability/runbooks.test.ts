@@ -59,7 +59,10 @@ describe('docs/runbooks.md', () => {
 
       expect(references.rows.length, heading).toBeGreaterThan(0);
       expect(references.panels.length, heading).toBeGreaterThan(0);
-      expect(dashboardRows.map((row) => row.title), heading).toEqual(expect.arrayContaining(references.rows));
+      expect(
+        dashboardRows.map((row) => row.title),
+        heading,
+      ).toEqual(expect.arrayContaining(references.rows));
       expect(panelTitles, heading).toEqual(expect.arrayContaining(references.panels));
     }
   });

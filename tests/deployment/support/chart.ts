@@ -57,7 +57,15 @@ export interface RenderOptions {
 function templateArgs(values: Record<string, unknown>, options: RenderOptions): string[] {
   const files = [...(options.files ?? []), valuesFile(values)].flatMap((file) => ['--values', file]);
   const release = options.release ?? RELEASE;
-  return ['template', release, options.chartDir ?? CHART_DIR, '--namespace', options.namespace ?? 'site', ...files, ...(options.args ?? [])];
+  return [
+    'template',
+    release,
+    options.chartDir ?? CHART_DIR,
+    '--namespace',
+    options.namespace ?? 'site',
+    ...files,
+    ...(options.args ?? []),
+  ];
 }
 
 /** `helm template` output as objects; throws with helm's message when rendering fails. */
@@ -80,7 +88,9 @@ export function renderError(values: Record<string, unknown>, options: RenderOpti
 export function find(objects: KubernetesObject[], kind: string, nameSuffix = ''): KubernetesObject {
   const matches = objects.filter((object) => object.kind === kind && object.metadata.name.endsWith(nameSuffix));
   if (matches.length !== 1) {
-    throw new Error(`expected one ${kind} named *${nameSuffix}, found ${matches.map((object) => object.metadata.name).join(', ') || 'none'}`);
+    throw new Error(
+      `expected one ${kind} named *${nameSuffix}, found ${matches.map((object) => object.metadata.name).join(', ') || 'none'}`,
+    );
   }
   return matches[0]!;
 }

@@ -33,7 +33,10 @@ async function imageId(name: string): Promise<string | null> {
 async function removeImage(id: string): Promise<void> {
   const client = await getContainerRuntimeClient();
   // Still used by a running container: a later run removes it.
-  await client.container.dockerode.getImage(id).remove().catch(() => {});
+  await client.container.dockerode
+    .getImage(id)
+    .remove()
+    .catch(() => {});
 }
 
 /**

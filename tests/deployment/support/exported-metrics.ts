@@ -7,7 +7,8 @@ export const TARGET_LABELS = ['job', 'instance', 'namespace', 'service', 'pod', 
  * A scraped label that clashes with a target label is renamed `exported_<name>` (the
  * metric's own `namespace`, the message file of a locale failure, under the Operator).
  */
-const renamedOnClash = (labels: string[]) => labels.filter((label) => (TARGET_LABELS as readonly string[]).includes(label)).map((label) => `exported_${label}`);
+const renamedOnClash = (labels: string[]) =>
+  labels.filter((label) => (TARGET_LABELS as readonly string[]).includes(label)).map((label) => `exported_${label}`);
 
 interface RegisteredMetric {
   name: string;

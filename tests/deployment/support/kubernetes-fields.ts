@@ -22,8 +22,14 @@ const TYPES: Record<string, [module: string, name: string]> = {
   'networking.k8s.io/v1/Ingress': ['kubernetes-models/networking.k8s.io/v1/Ingress', 'IIngress'],
   'networking.k8s.io/v1/NetworkPolicy': ['kubernetes-models/networking.k8s.io/v1/NetworkPolicy', 'INetworkPolicy'],
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'IPodDisruptionBudget'],
-  'monitoring.coreos.com/v1/ServiceMonitor': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor', 'IServiceMonitor'],
-  'monitoring.coreos.com/v1/PrometheusRule': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule', 'IPrometheusRule'],
+  'monitoring.coreos.com/v1/ServiceMonitor': [
+    '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor',
+    'IServiceMonitor',
+  ],
+  'monitoring.coreos.com/v1/PrometheusRule': [
+    '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule',
+    'IPrometheusRule',
+  ],
   'gateway.networking.k8s.io/v1/HTTPRoute': ['@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute', 'IHTTPRoute'],
 };
 
@@ -60,7 +66,10 @@ export function unknownFields(objects: KubernetesObject[]): string[] {
   // Two lines per object (its import, its typed constant), so a line number names the object.
   const lines = known.flatMap((object, index) => {
     const [module, name] = TYPES[`${object.apiVersion}/${object.kind}`]!;
-    return [`import type { ${name} as T${index} } from '${module}';`, `export const object${index}: T${index} = ${JSON.stringify(object)};`];
+    return [
+      `import type { ${name} as T${index} } from '${module}';`,
+      `export const object${index}: T${index} = ${JSON.stringify(object)};`,
+    ];
   });
   mkdirSync(SCRATCH, { recursive: true });
   const file = path.join(SCRATCH, `manifests-${process.pid}-${Date.now()}.ts`);

@@ -66,7 +66,10 @@ export async function startMeridian(image: string, env: Record<string, string> =
     inspect: () => inspect(container.getId()),
     async remove() {
       const client = await getContainerRuntimeClient();
-      await client.container.getById(container.getId()).remove({ force: true }).catch(() => {});
+      await client.container
+        .getById(container.getId())
+        .remove({ force: true })
+        .catch(() => {});
     },
   };
 }
@@ -81,7 +84,11 @@ async function text(stream: NodeJS.ReadableStream): Promise<string> {
  * Runs `image` with `env` until it exits by itself, having printed `line`;
  * resolves with its exit code and everything it printed.
  */
-export async function runUntilExit(image: string, env: Record<string, string>, line: RegExp): Promise<{ exitCode: number; output: string }> {
+export async function runUntilExit(
+  image: string,
+  env: Record<string, string>,
+  line: RegExp,
+): Promise<{ exitCode: number; output: string }> {
   const container = await new GenericContainer(image)
     .withEnvironment(env)
     .withWaitStrategy(Wait.forLogMessage(line))

@@ -11,22 +11,60 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 
 // The fixed sets every label value must come from (written down here, not imported from src).
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'other'];
-const ROUTES = ['/', '/[locale]', '/healthz', '/readyz', '/metrics', '/api/telemetry', '/builds/latest.json', '/builds/meta/[id]',
-  '/_next/static', '/_next/image', '/_next/other', 'public_file', 'redirect', 'not_found', 'other'];
+const ROUTES = [
+  '/',
+  '/[locale]',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/api/telemetry',
+  '/builds/latest.json',
+  '/builds/meta/[id]',
+  '/_next/static',
+  '/_next/image',
+  '/_next/other',
+  'public_file',
+  'redirect',
+  'not_found',
+  'other',
+];
 const STATUS = Object.keys(STATUS_CODES);
 const LOCALES = ['en', 'zh-CN', 'ja', 'other'];
-const NAMESPACES = ['common', 'header', 'navigation', 'language-switcher', 'mobile-menu', 'footer', 'carousel', 'home',
-  'loading', 'not-found', 'error', 'other'];
-const EVENTS = ['locale_load_failed', 'manifest_fetch_failed', 'payload_fetch_failed', 'build_update_detected', 'chunk_reload',
-  'chunk_reload_blocked', 'web_vital'];
+const NAMESPACES = [
+  'common',
+  'header',
+  'navigation',
+  'language-switcher',
+  'mobile-menu',
+  'footer',
+  'carousel',
+  'home',
+  'loading',
+  'not-found',
+  'error',
+  'other',
+];
+const EVENTS = [
+  'locale_load_failed',
+  'manifest_fetch_failed',
+  'payload_fetch_failed',
+  'build_update_detected',
+  'chunk_reload',
+  'chunk_reload_blocked',
+  'web_vital',
+];
 const buckets = (values: number[]) => [...values.map(String), '+Inf'];
 const histogram = (labels: Record<string, string[]>, le: number[]) => ({
-  _bucket: { ...labels, le: buckets(le) }, _sum: labels, _count: labels,
+  _bucket: { ...labels, le: buckets(le) },
+  _sum: labels,
+  _count: labels,
 });
 const EXPECTED: Record<string, Record<string, string[]>> = {
   http_server_active_requests: {},
-  ...prefixed('http_server_request_duration_seconds', histogram({ method: METHODS, route: ROUTES, status_code: STATUS },
-    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
+  ...prefixed(
+    'http_server_request_duration_seconds',
+    histogram({ method: METHODS, route: ROUTES, status_code: STATUS }, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
+  ),
   meridian_client_events_total: { event: EVENTS },
   meridian_locale_load_failures_total: { locale: LOCALES, namespace: NAMESPACES, source: ['server', 'client'] },
   meridian_manifest_fetch_failures_total: { kind: ['manifest', 'payload', 'latest'] },
@@ -47,7 +85,14 @@ const BUILD_INFO = 'meridian_build_info';
 function randomBeacon(): string {
   const t = token();
   const events = [
-    { type: 'web_vital', name: pick(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']), value: Math.random() * 5000, locale: pick(['ja', t, 'JA', '']), route: pick([`/${t}`, `/ja/${t}`, '/ja', t]), id: t },
+    {
+      type: 'web_vital',
+      name: pick(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']),
+      value: Math.random() * 5000,
+      locale: pick(['ja', t, 'JA', '']),
+      route: pick([`/${t}`, `/ja/${t}`, '/ja', t]),
+      id: t,
+    },
     { type: 'locale_load_failed', locale: pick(['ja', 'zh-CN', t]), namespace: pick(['home', t, `../${t}`]), cause: t },
     { type: 'manifest_fetch_failed', kind: pick(['manifest', 'latest', t]), buildId: t, status: pick([404, 500, 700]) },
     { type: 'payload_fetch_failed', buildId: t, path: `/${t}`, status: 503 },
@@ -66,19 +111,60 @@ function randomBeacon(): string {
   ])();
 }
 
-interface Job { method: string; path: string; headers?: Record<string, string>; body?: string }
+interface Job {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
 
 const METHODS_SENT = ['GET', 'HEAD', 'POST', 'DELETE', 'PURGE'];
 /** Kinds of request and how many of each: cheap ones are the many, 404 page renders the few thousand. */
 const KINDS: [number, () => Job][] = [
-  [2_500, () => ({ method: pick(METHODS_SENT), path: pick([`/${token()}`, `/ja/${token()}`, `/zh-CN/${token()}/${token()}`, `/${token()}?${token()}=1`]) })],
+  [
+    2_500,
+    () => ({
+      method: pick(METHODS_SENT),
+      path: pick([`/${token()}`, `/ja/${token()}`, `/zh-CN/${token()}/${token()}`, `/${token()}?${token()}=1`]),
+    }),
+  ],
   [3_000, () => ({ method: pick(['GET', 'HEAD']), path: pick([`/${token()}.json`, `/${token()}.png`, `/ja/${token()}.txt`]) })],
   [8_000, () => ({ method: pick(['GET', 'HEAD']), path: pick([`/_next/static/${token()}.js`, `/_next/static/chunks/${token()}.css`]) })],
   [5_000, () => ({ method: 'POST', path: pick(['/', '/ja']), body: token() })],
-  [2_000, () => ({ method: pick(['GET', 'PURGE', 'OPTIONS']), path: pick([`/_next/image?url=${token()}`, `/en/${token()}`, `/ZH-cn/${token()}`,
-    `/api/${token()}`, `/builds/meta/${token()}`, `/_next/${token()}`, `//${token()}`, `/%E3%81%82${token()}`, `/%zz${token()}`]) })],
-  [27_500, () => ({ method: pick(['HEAD', 'GET']), path: pick([`/ja?${token()}=${token()}`, `/?q=${token()}`, '/zh-CN']), headers: { 'Accept-Encoding': 'br' } })],
-  [2_000, () => ({ method: 'POST', path: '/api/telemetry', headers: { 'Content-Type': pick(['application/json', 'text/plain']) }, body: randomBeacon() })],
+  [
+    2_000,
+    () => ({
+      method: pick(['GET', 'PURGE', 'OPTIONS']),
+      path: pick([
+        `/_next/image?url=${token()}`,
+        `/en/${token()}`,
+        `/ZH-cn/${token()}`,
+        `/api/${token()}`,
+        `/builds/meta/${token()}`,
+        `/_next/${token()}`,
+        `//${token()}`,
+        `/%E3%81%82${token()}`,
+        `/%zz${token()}`,
+      ]),
+    }),
+  ],
+  [
+    27_500,
+    () => ({
+      method: pick(['HEAD', 'GET']),
+      path: pick([`/ja?${token()}=${token()}`, `/?q=${token()}`, '/zh-CN']),
+      headers: { 'Accept-Encoding': 'br' },
+    }),
+  ],
+  [
+    2_000,
+    () => ({
+      method: 'POST',
+      path: '/api/telemetry',
+      headers: { 'Content-Type': pick(['application/json', 'text/plain']) },
+      body: randomBeacon(),
+    }),
+  ],
 ];
 
 let server: RunningServer;
@@ -124,13 +210,16 @@ describe('metric series under random traffic', () => {
 
     const text = await scrape(server);
     const after = parseSeries(text);
-    const unexpected = after.filter(watched).filter((series) => series.name !== BUILD_INFO).filter((series) => {
-      const allowed = EXPECTED[series.name];
-      if (!allowed) return true;
-      const keys = Object.keys(series.labels).sort();
-      if (keys.join() !== Object.keys(allowed).sort().join()) return true;
-      return keys.some((key) => !allowed[key]?.includes(series.labels[key] as string));
-    });
+    const unexpected = after
+      .filter(watched)
+      .filter((series) => series.name !== BUILD_INFO)
+      .filter((series) => {
+        const allowed = EXPECTED[series.name];
+        if (!allowed) return true;
+        const keys = Object.keys(series.labels).sort();
+        if (keys.join() !== Object.keys(allowed).sort().join()) return true;
+        return keys.some((key) => !allowed[key]?.includes(series.labels[key] as string));
+      });
     expect(unexpected.map((series) => series.key)).toEqual([]);
     const buildInfo = after.filter((series) => series.name === BUILD_INFO);
     expect(buildInfo).toHaveLength(1);

@@ -21,7 +21,11 @@ describe('a bad setting stops the server before it serves', () => {
     ['LOG_LEVEL', 'loud', 'expected one of fatal, error, warn, info, debug, trace, silent'],
     ['METRICS_PORT', '70000', 'expected an integer from 1 to 65535'],
     ['TRUST_PROXY', 'yes', 'use false, a number of trusted hops'],
-    ['TRUST_PROXY', 'true', 'trusting every hop lets any visitor choose their address; use false, a number of trusted hops from 0 to 100 (1 behind one load balancer), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal'],
+    [
+      'TRUST_PROXY',
+      'true',
+      'trusting every hop lets any visitor choose their address; use false, a number of trusted hops from 0 to 100 (1 behind one load balancer), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
+    ],
     ['SHUTDOWN_TIMEOUT_MS', '-1', 'expected an integer from 0 to 600000'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not-a-url', 'expected an http(s) URL'],
   ])('%s=%s exits 1 with one line on stderr naming the variable and what it allows', async (variable, value, allowed) => {

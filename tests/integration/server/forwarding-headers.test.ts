@@ -4,7 +4,12 @@ import { startServer, type RunningServer } from '../support/server-process';
 
 // A root request Next's proxy answers (a redirect by Accept-Language), which writes the
 // language cookie and marks it Secure when X-Forwarded-Proto says https.
-const FORGED = { 'Accept-Language': 'ja', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-For': '203.0.113.9' };
+const FORGED = {
+  'Accept-Language': 'ja',
+  'X-Forwarded-Proto': 'https',
+  'X-Forwarded-Host': 'evil.example',
+  'X-Forwarded-For': '203.0.113.9',
+};
 
 describe('forwarding headers reach Next only from a trusted peer', () => {
   let untrusting: RunningServer;
@@ -16,7 +21,7 @@ describe('forwarding headers reach Next only from a trusted peer', () => {
     await Promise.all([untrusting?.stop(), trusting?.stop()]);
   });
 
-  it('with TRUST_PROXY=false (the default), a visitor\'s X-Forwarded-Proto and -Host change nothing Next answers', async () => {
+  it("with TRUST_PROXY=false (the default), a visitor's X-Forwarded-Proto and -Host change nothing Next answers", async () => {
     const reply = await request(`${untrusting.url}/`, { headers: FORGED });
     expect(reply.status).toBe(307);
     expect(String(reply.headers['set-cookie'])).toMatch(/^i18n_redirected=ja;/);

@@ -21,43 +21,126 @@ const MAX_HEAP_GROWTH_BYTES = 16 * 1024 * 1024;
 const MAX_EXTERNAL_GROWTH_BYTES = 8 * 1024 * 1024;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'TRACK', 'CONNECT', 'PROPFIND', 'MKCOL', 'PURGE'];
-const STARTS = ['/', '/ja', '/zh-CN', '/en', '/ZH-cn', '/builds/latest.json', '/builds/meta/x.json', '/_next/static/chunks/', '/_next/image',
-  '/_next/data/', '/api/telemetry', '/healthz', '/readyz', '/metrics', '/sitemap.xml', '/robots.txt', '/favicon.ico', '/favicon.svg'];
-const SEGMENTS = ['', '.', '..', '%2e%2e', '%2E.', '%2F', '%2f..%2f', '%00', '%C0%AF', '%E0%80%AF', '%C0%AE%C0%AE', '%FF', '%ED%A0%80', '%F4%90%80%80',
-  '%', '%zz', '/', '\\', 'evil.example', '@evil.example', 'ja', 'index.html', 'page.json', '_payload.json', 'a b', '\u0000', '\u00ff\u00fe',
-  '\u00c3\u00a9', '%E6%97%A5%E6%9C%AC', '~', '*', 'https:', ':443'];
+const STARTS = [
+  '/',
+  '/ja',
+  '/zh-CN',
+  '/en',
+  '/ZH-cn',
+  '/builds/latest.json',
+  '/builds/meta/x.json',
+  '/_next/static/chunks/',
+  '/_next/image',
+  '/_next/data/',
+  '/api/telemetry',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/sitemap.xml',
+  '/robots.txt',
+  '/favicon.ico',
+  '/favicon.svg',
+];
+const SEGMENTS = [
+  '',
+  '.',
+  '..',
+  '%2e%2e',
+  '%2E.',
+  '%2F',
+  '%2f..%2f',
+  '%00',
+  '%C0%AF',
+  '%E0%80%AF',
+  '%C0%AE%C0%AE',
+  '%FF',
+  '%ED%A0%80',
+  '%F4%90%80%80',
+  '%',
+  '%zz',
+  '/',
+  '\\',
+  'evil.example',
+  '@evil.example',
+  'ja',
+  'index.html',
+  'page.json',
+  '_payload.json',
+  'a b',
+  '\u0000',
+  '\u00ff\u00fe',
+  '\u00c3\u00a9',
+  '%E6%97%A5%E6%9C%AC',
+  '~',
+  '*',
+  'https:',
+  ':443',
+];
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((code) => String.fromCharCode(code)), maxLength: 80 });
 const oneOf = (values: string[]) => fc.oneof(fc.constantFrom(...values), printable);
 
 const target = fc.oneof(
-  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...STARTS), fc.array(fc.oneof(fc.constantFrom(...SEGMENTS), fc.webSegment()), { maxLength: 6 }),
-    fc.option(fc.constantFrom('?_rsc=1', '?x=1', '?', '?%FF=%00', '#x', '?a=b&a=c'), { nil: '' }))
-    .map(([start, segments, query]) => `${start}${segments.length && !start.endsWith('/') ? '/' : ''}${segments.join('/')}${query}`) },
-  { weight: 1, arbitrary: fc.constantFrom(`/${'a'.repeat(8192)}`, `/ja/${'%C0%AF'.repeat(1300)}`, `//${'x'.repeat(4000)}`, '//evil.example', '/\\evil.example',
-    'http://evil.example/', '*', 'evil.example:443') },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...STARTS),
+        fc.array(fc.oneof(fc.constantFrom(...SEGMENTS), fc.webSegment()), { maxLength: 6 }),
+        fc.option(fc.constantFrom('?_rsc=1', '?x=1', '?', '?%FF=%00', '#x', '?a=b&a=c'), { nil: '' }),
+      )
+      .map(([start, segments, query]) => `${start}${segments.length && !start.endsWith('/') ? '/' : ''}${segments.join('/')}${query}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `/${'a'.repeat(8192)}`,
+      `/ja/${'%C0%AF'.repeat(1300)}`,
+      `//${'x'.repeat(4000)}`,
+      '//evil.example',
+      '/\\evil.example',
+      'http://evil.example/',
+      '*',
+      'evil.example:443',
+    ),
+  },
 );
 
-const headers = fc.record({
-  Host: oneOf(['127.0.0.1', 'evil.example', 'evil.example:443', '', 'a'.repeat(2000), '[::1]', 'localhost:3000@evil.example']),
-  'Accept-Language': oneOf(['ja', 'zh-CN;q=0.9, en;q=0.1', '*', 'zh-cn', 'en-US,en;q=0.9', 'ja;q=abc', ';;;', 'x'.repeat(4000)]),
-  Cookie: oneOf(['i18n_redirected=ja', 'i18n_redirected=zz', 'i18n_redirected=', '=;=;', 'i18n_redirected=%FF', `a=${'b'.repeat(4000)}`]),
-  'Accept-Encoding': oneOf(['br;q=0, gzip', 'identity;q=0', '*;q=0', '*', 'gzip;q=abc', 'br, br, br', 'zstd']),
-  'If-None-Match': oneOf(['*', 'W/"x"', '"a", "b"', 'W/', '"', '""', '*, "a"']),
-  'If-Modified-Since': oneOf(['Sat, 29 Oct 1994 19:43:31 GMT', 'tomorrow', '0']),
-  Range: oneOf(['bytes=0-9', 'bytes=-5', 'bytes=999999999-', 'bytes=abc', 'bytes=0-1,3-4,0-1', 'bytes=5-1', 'items=1-2', `bytes=${'0-1,'.repeat(500)}`]),
-  'X-Forwarded-For': oneOf(['198.51.100.1', '1.1.1.1, 2.2.2.2', 'garbage', '::1', `${'10.0.0.1, '.repeat(300)}`]),
-  'X-Forwarded-Proto': oneOf(['https', 'http', 'gopher', 'https, http']),
-  'X-Forwarded-Host': oneOf(['evil.example', 'evil.example:443', '']),
-  Referer: oneOf(['https://evil.example/', 'javascript:alert(1)', '/ja', '']),
-  Accept: oneOf(['text/html', '*/*', 'application/json']),
-  // The router's own requests take another path through the server than page loads.
-  RSC: oneOf(['1', '0']),
-  'Next-Router-Prefetch': oneOf(['1']),
-  'Next-Router-State-Tree': oneOf(['%5B%22%22%5D', '[[[[', '%ZZ', '{}']),
-}, { requiredKeys: [] });
+const headers = fc.record(
+  {
+    Host: oneOf(['127.0.0.1', 'evil.example', 'evil.example:443', '', 'a'.repeat(2000), '[::1]', 'localhost:3000@evil.example']),
+    'Accept-Language': oneOf(['ja', 'zh-CN;q=0.9, en;q=0.1', '*', 'zh-cn', 'en-US,en;q=0.9', 'ja;q=abc', ';;;', 'x'.repeat(4000)]),
+    Cookie: oneOf(['i18n_redirected=ja', 'i18n_redirected=zz', 'i18n_redirected=', '=;=;', 'i18n_redirected=%FF', `a=${'b'.repeat(4000)}`]),
+    'Accept-Encoding': oneOf(['br;q=0, gzip', 'identity;q=0', '*;q=0', '*', 'gzip;q=abc', 'br, br, br', 'zstd']),
+    'If-None-Match': oneOf(['*', 'W/"x"', '"a", "b"', 'W/', '"', '""', '*, "a"']),
+    'If-Modified-Since': oneOf(['Sat, 29 Oct 1994 19:43:31 GMT', 'tomorrow', '0']),
+    Range: oneOf([
+      'bytes=0-9',
+      'bytes=-5',
+      'bytes=999999999-',
+      'bytes=abc',
+      'bytes=0-1,3-4,0-1',
+      'bytes=5-1',
+      'items=1-2',
+      `bytes=${'0-1,'.repeat(500)}`,
+    ]),
+    'X-Forwarded-For': oneOf(['198.51.100.1', '1.1.1.1, 2.2.2.2', 'garbage', '::1', `${'10.0.0.1, '.repeat(300)}`]),
+    'X-Forwarded-Proto': oneOf(['https', 'http', 'gopher', 'https, http']),
+    'X-Forwarded-Host': oneOf(['evil.example', 'evil.example:443', '']),
+    Referer: oneOf(['https://evil.example/', 'javascript:alert(1)', '/ja', '']),
+    Accept: oneOf(['text/html', '*/*', 'application/json']),
+    // The router's own requests take another path through the server than page loads.
+    RSC: oneOf(['1', '0']),
+    'Next-Router-Prefetch': oneOf(['1']),
+    'Next-Router-State-Tree': oneOf(['%5B%22%22%5D', '[[[[', '%ZZ', '{}']),
+  },
+  { requiredKeys: [] },
+);
 
-const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z-]{0,11}$/) });
+const method = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...METHODS) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Z][A-Z-]{0,11}$/) },
+);
 const requestCase = fc.record({ method, target, headers });
 
 type Case = { method: string; target: string; headers: Partial<Record<string, string>> };
@@ -102,7 +185,10 @@ async function memoryAfterCollection(): Promise<{ heap: number; external: number
   // The signal is handled between two turns of the server's loop; a scrape after it reads the collected heap.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const metrics = await scrape(server);
-  return { heap: valueOf(metrics, 'nodejs_heap_size_used_bytes') ?? Number.NaN, external: valueOf(metrics, 'nodejs_external_memory_bytes') ?? Number.NaN };
+  return {
+    heap: valueOf(metrics, 'nodejs_heap_size_used_bytes') ?? Number.NaN,
+    external: valueOf(metrics, 'nodejs_external_memory_bytes') ?? Number.NaN,
+  };
 }
 
 /** Sends `cases` (drawn with `seed`, named in each failure) to the server on `port`. */
@@ -113,7 +199,8 @@ async function send(port: number, seed: number, cases: Case[], failures: string[
       const index = next++;
       const item = cases[index] as Case;
       const bytes = bytesOf(item);
-      const show = () => `port ${port}, seed ${seed} case ${index}: ${JSON.stringify(bytes.length > 600 ? `${bytes.slice(0, 600)}…` : bytes)}`;
+      const show = () =>
+        `port ${port}, seed ${seed} case ${index}: ${JSON.stringify(bytes.length > 600 ? `${bytes.slice(0, 600)}…` : bytes)}`;
       try {
         const reply = await rawRequest(port, bytes);
         if (reply.status >= 500) failures.push(`${reply.status} for ${show()}`);
@@ -142,9 +229,11 @@ describe(`fuzzed requests (seed ${SEED})`, () => {
     expect(failures.slice(0, 20), `${failures.length} failing requests`).toEqual([]);
 
     for (const running of [server, trustingServer]) {
-      const requestSeries = new Set(parseSeries(await scrape(running))
-        .filter((series) => series.name === 'http_server_request_duration_seconds_count')
-        .map((series) => series.key));
+      const requestSeries = new Set(
+        parseSeries(await scrape(running))
+          .filter((series) => series.name === 'http_server_request_duration_seconds_count')
+          .map((series) => series.key),
+      );
       expect(requestSeries.size).toBeLessThanOrEqual(MAX_REQUEST_SERIES);
       const errors = jsonLines(running).filter((line) => Number(line.level) >= 50);
       expect(errors.slice(0, 5)).toEqual([]);

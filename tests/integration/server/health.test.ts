@@ -36,9 +36,7 @@ describe('health probes with the default log level', () => {
     await request(`${server.url}/ja`, { headers: { 'X-Request-Id': 'marker-after-probes' } });
     await accessLine(server, 'marker-after-probes');
 
-    const probeLines = jsonLines(server).filter(
-      (line) => line.msg === 'request' && (line.path === '/healthz' || line.path === '/readyz'),
-    );
+    const probeLines = jsonLines(server).filter((line) => line.msg === 'request' && (line.path === '/healthz' || line.path === '/readyz'));
     expect(probeLines).toEqual([]);
   });
 });

@@ -40,7 +40,15 @@ describe('logs with the default settings', () => {
     for (const [id, target, status] of sent) {
       const line = await accessLine(server, id);
       for (const field of ACCESS_FIELDS) expect(line, `${target} lacks ${field}`).toHaveProperty(field);
-      expect(line).toMatchObject({ msg: 'request', level: 30, method: 'GET', path: target, status, user_agent: 'logs-test/1.0', remote_address: '127.0.0.1' });
+      expect(line).toMatchObject({
+        msg: 'request',
+        level: 30,
+        method: 'GET',
+        path: target,
+        status,
+        user_agent: 'logs-test/1.0',
+        remote_address: '127.0.0.1',
+      });
       expect(typeof line.duration_ms).toBe('number');
       expect(typeof line.bytes).toBe('number');
     }
@@ -48,7 +56,14 @@ describe('logs with the default settings', () => {
     expect(await accessLine(server, 'logs-ja')).toMatchObject({ route: '/[locale]', locale: 'ja' });
     expect(await accessLine(server, 'logs-missing')).toMatchObject({ route: 'not_found', locale: 'ja' });
     expect(await accessLine(server, 'logs-redirect')).toMatchObject({ route: 'redirect' });
-    expect(await accessLine(server, 'logs-beacon')).toMatchObject({ msg: 'request', level: 30, method: 'POST', route: '/api/telemetry', status: 204, bytes: 0 });
+    expect(await accessLine(server, 'logs-beacon')).toMatchObject({
+      msg: 'request',
+      level: 30,
+      method: 'POST',
+      route: '/api/telemetry',
+      status: 204,
+      bytes: 0,
+    });
 
     expect(() => jsonLines(server)).not.toThrow();
     expect(server.lines().length).toBeGreaterThan(5);
@@ -133,7 +148,9 @@ describe('logs with TRUST_PROXY=loopback', () => {
   });
 
   it('logs the right-most X-Forwarded-For entry that is not a trusted proxy, never a forged one to its left', async () => {
-    await request(`${server.url}/ja`, { headers: { 'X-Request-Id': 'proxy-xff', 'X-Forwarded-For': '198.51.100.66, 203.0.113.7, 127.0.0.1' } });
+    await request(`${server.url}/ja`, {
+      headers: { 'X-Request-Id': 'proxy-xff', 'X-Forwarded-For': '198.51.100.66, 203.0.113.7, 127.0.0.1' },
+    });
 
     expect((await accessLine(server, 'proxy-xff')).remote_address).toBe('203.0.113.7');
   });

@@ -26,13 +26,25 @@ function raw(bytes: string): Promise<{ status: number; headers: Record<string, s
     socket.on('close', () => {
       const [head = '', body = ''] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body });
     });
   });
 }
 
-const PATHS = ['/', '/ja', '/zh-CN', '/no/such/page', '/builds/latest.json', '/healthz', '/favicon.svg', '/robots.txt', '/_next/static/chunks/x.js'];
+const PATHS = [
+  '/',
+  '/ja',
+  '/zh-CN',
+  '/no/such/page',
+  '/builds/latest.json',
+  '/healthz',
+  '/favicon.svg',
+  '/robots.txt',
+  '/_next/static/chunks/x.js',
+];
 
 describe('methods on the public port', () => {
   it.each(['TRACE', 'PUT', 'DELETE', 'PATCH', 'POST', 'PROPFIND', 'MKCOL', 'COPY', 'LOCK', 'PURGE', 'SEARCH'])(
@@ -62,7 +74,12 @@ describe('methods on the public port', () => {
 
   it('answers 400 to a target that is no path (`*`, an authority) for any other method, router requests included', async () => {
     for (const target of ['*', 'evil.example:443']) {
-      for (const [method, extra] of [['GET', ''], ['GET', 'RSC: 1\r\n'], ['GET', 'Next-Router-Prefetch: 1\r\nRSC: 1\r\n'], ['HEAD', '']]) {
+      for (const [method, extra] of [
+        ['GET', ''],
+        ['GET', 'RSC: 1\r\n'],
+        ['GET', 'Next-Router-Prefetch: 1\r\nRSC: 1\r\n'],
+        ['HEAD', ''],
+      ]) {
         const reply = await raw(`${method} ${target} HTTP/1.1\r\nHost: x\r\n${extra}Connection: close\r\n\r\n`);
         expect(reply.status, `${method} ${target} ${extra}`).toBe(400);
       }
@@ -97,7 +114,11 @@ describe('methods on the public port', () => {
       await resetAfterReply(`${line}\r\nHost: example.com\r\n\r\n`);
     }
     await resetAfterReply('GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
-    for (const partial of ['CONNECT example.com:443 HTTP/1.1\r\nHost: exa', 'GET /ja HTTP/1.1\r\nHost: x\r\nAccept-', 'POST /api/telemetry HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a']) {
+    for (const partial of [
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: exa',
+      'GET /ja HTTP/1.1\r\nHost: x\r\nAccept-',
+      'POST /api/telemetry HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a',
+    ]) {
       await resetMidRequest(partial);
     }
     expect((await request(`${server.url}/healthz`)).status).toBe(200);

@@ -16,8 +16,7 @@ const buildInfo = () =>
   };
 
 /** prom-client names these gauges `_total`, which promtool's linter flags; they are not ours to rename. */
-const PROM_CLIENT_LINT =
-  /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
+const PROM_CLIENT_LINT = /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
 
 const BEACON = {
   events: [
@@ -57,9 +56,15 @@ describe('the metrics port', () => {
       return body;
     });
     const buckets = parseSeries(text).filter((series) => series.name === 'http_server_request_duration_seconds_bucket');
-    const expected: [string, string][] = [['/', '200'], ['/[locale]', '200'], ['not_found', '404']];
+    const expected: [string, string][] = [
+      ['/', '200'],
+      ['/[locale]', '200'],
+      ['not_found', '404'],
+    ];
     for (const [route, status] of expected) {
-      expect(buckets.filter((b) => b.labels.route === route && b.labels.status_code === status && b.labels.method === 'GET').length).toBeGreaterThan(0);
+      expect(
+        buckets.filter((b) => b.labels.route === route && b.labels.status_code === status && b.labels.method === 'GET').length,
+      ).toBeGreaterThan(0);
       expect(valueOf(text, 'http_server_request_duration_seconds_bucket', { route, method: 'GET', le: '+Inf' })).toBe(1);
     }
     expect(text).not.toContain('/nope');
@@ -118,7 +123,10 @@ describe('the metrics port', () => {
     const result = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
     expect(result.error).toBeUndefined();
 
-    const complaints = `${result.stdout}\n${result.stderr}`.split('\n').map((line) => line.trim()).filter(Boolean);
+    const complaints = `${result.stdout}\n${result.stderr}`
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     const ours = complaints.filter((line) => !PROM_CLIENT_LINT.test(line));
     expect(ours).toEqual([]);
     // 0: clean; 3: lint problems only (all of them prom-client's, as checked above).

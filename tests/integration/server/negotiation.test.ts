@@ -73,11 +73,13 @@ describe('conditional requests on a prerendered page', () => {
   });
 
   it('gives each coding its own strong tag, and a tag matches only the coding it names (RFC 9110 §8.8.3)', async () => {
-    const tagOf = async (coding: string) => String((await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding } })).headers.etag);
+    const tagOf = async (coding: string) =>
+      String((await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding } })).headers.etag);
     const tags = { identity: etag, gzip: await tagOf('gzip'), br: await tagOf('br') };
     expect(new Set(Object.values(tags)).size).toBe(3);
     for (const tag of Object.values(tags)) expect(tag).toMatch(/^"[^"]+"$/);
-    const status = async (coding: string, tag: string) => (await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding, 'If-None-Match': tag } })).status;
+    const status = async (coding: string, tag: string) =>
+      (await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': coding, 'If-None-Match': tag } })).status;
     expect(await status('br', tags.br)).toBe(304);
     expect(await status('gzip', tags.gzip)).toBe(304);
     expect(await status('gzip', tags.br)).toBe(200);
@@ -100,7 +102,9 @@ describe('conditional requests on a prerendered page', () => {
 describe('build assets', () => {
   it('sends the brotli copy only when br is acceptable', async () => {
     expect((await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br' } })).headers['content-encoding']).toBe('br');
-    expect((await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br;q=0, gzip' } })).headers['content-encoding']).not.toBe('br');
+    expect(
+      (await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br;q=0, gzip' } })).headers['content-encoding'],
+    ).not.toBe('br');
   });
 
   it('answers Range with 206 or 416 on the file as it is (Next answered 500 past the end)', async () => {
@@ -123,8 +127,14 @@ describe('build assets', () => {
 
 describe('If-None-Match: * on the files our entry serves from memory (RFC 9110 §13.1.2)', () => {
   it('answers 304 where the file exists, and the file or its 404 otherwise', async () => {
-    const anyTag = (path: string, headers: Record<string, string> = {}) => request(`${server.url}${path}`, { headers: { 'If-None-Match': '*', ...headers } });
-    for (const [path, headers] of [['/builds/latest.json', {}], ['/robots.txt', {}], [script, { 'Accept-Encoding': 'br' }], [script, { Range: 'bytes=0-9' }]] as const) {
+    const anyTag = (path: string, headers: Record<string, string> = {}) =>
+      request(`${server.url}${path}`, { headers: { 'If-None-Match': '*', ...headers } });
+    for (const [path, headers] of [
+      ['/builds/latest.json', {}],
+      ['/robots.txt', {}],
+      [script, { 'Accept-Encoding': 'br' }],
+      [script, { Range: 'bytes=0-9' }],
+    ] as const) {
       const reply = await anyTag(path, headers);
       expect(reply.status, `${path} ${JSON.stringify(headers)}`).toBe(304);
       expect(reply.body).toBe('');

@@ -14,10 +14,12 @@ afterAll(async () => {
 });
 
 describe('router requests', () => {
-  it('answer 400, not Next\'s 500, to a Next-Router-State-Tree header Next cannot read', async () => {
+  it("answer 400, not Next's 500, to a Next-Router-State-Tree header Next cannot read", async () => {
     for (const path of ['/ja/no-such-page', '/%zz', '/favicon.ico/x', '/zh-CN/a/b']) {
       for (const tree of ['[[[[', '%ZZ', '{}', '["x"]']) {
-        const reply = await request(`${server.url}${path}`, { headers: { RSC: '1', 'Next-Router-Prefetch': '1', 'Next-Router-State-Tree': tree } });
+        const reply = await request(`${server.url}${path}`, {
+          headers: { RSC: '1', 'Next-Router-Prefetch': '1', 'Next-Router-State-Tree': tree },
+        });
         expect(reply.status, `${path} ${tree}`).toBe(400);
         expect(reply.headers['cache-control']).toBe('no-store');
       }

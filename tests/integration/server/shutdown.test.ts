@@ -130,7 +130,9 @@ describe('graceful shutdown', () => {
     expect(await server.exited).toBe(0);
     await slow.closed;
     expect(await slow.head).toBe('');
-    expect(await logLine(server, (line) => line.msg === 'Shutdown timeout: cutting the requests still in flight')).toMatchObject({ level: 40 });
+    expect(await logLine(server, (line) => line.msg === 'Shutdown timeout: cutting the requests still in flight')).toMatchObject({
+      level: 40,
+    });
     expect(await logLine(server, (line) => line.msg === 'Shutdown complete')).toMatchObject({ drained: false });
   });
 });

@@ -9,7 +9,12 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const seen: number[] = [];
 
 async function beacon(server: RunningServer, options: RequestOptions = {}): Promise<Reply> {
-  const reply = await request(`${server.url}/api/telemetry`, { method: 'POST', body: VALID, ...options, headers: { ...JSON_TYPE, ...options.headers } });
+  const reply = await request(`${server.url}/api/telemetry`, {
+    method: 'POST',
+    body: VALID,
+    ...options,
+    headers: { ...JSON_TYPE, ...options.headers },
+  });
   seen.push(reply.status);
   return reply;
 }
@@ -39,7 +44,9 @@ describe('POST /api/telemetry through the real server', () => {
   });
 
   it('answers 415 to a body of another type', async () => {
-    const reply = await beacon(proxied, { headers: { 'X-Forwarded-For': '198.51.100.2', 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const reply = await beacon(proxied, {
+      headers: { 'X-Forwarded-For': '198.51.100.2', 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
 
     expect(reply.status).toBe(415);
     expect(JSON.parse(reply.body)).toEqual({ error: 'unsupported_media_type' });

@@ -9,9 +9,22 @@ const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const PARENT_SPAN_ID = 'b7ad6b7169203331';
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_SPAN_ID}-01`;
 
-interface OtlpValue { stringValue?: string; intValue?: number | string; boolValue?: boolean; doubleValue?: number }
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: { key: string; value: OtlpValue }[] }
-interface Span extends OtlpSpan { scope: string }
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: number | string;
+  boolValue?: boolean;
+  doubleValue?: number;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  attributes?: { key: string; value: OtlpValue }[];
+}
+interface Span extends OtlpSpan {
+  scope: string;
+}
 
 /** A minimal OTLP/HTTP (JSON) receiver: keeps every span POSTed to /v1/traces. */
 let receiver: Server;
@@ -86,7 +99,11 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
 
     // Next's spans of the same request hang below ours, however deep.
     const nested = await eventually(() => {
-      const inTrace = new Map(spans().filter((span) => span.traceId === TRACE_ID).map((span) => [span.spanId, span]));
+      const inTrace = new Map(
+        spans()
+          .filter((span) => span.traceId === TRACE_ID)
+          .map((span) => [span.spanId, span]),
+      );
       const reachesOurs = (span: Span) => {
         for (let parent = span.parentSpanId, hops = 0; parent && hops < 50; hops += 1) {
           if (parent === ours.spanId) return true;

@@ -98,7 +98,8 @@ export function logLine(server: RunningServer, predicate: (line: LogLine) => boo
       .lines()
       .map((text) => JSON.parse(text) as LogLine)
       .find(predicate);
-    if (!line) throw new Error(`no log line matched ${predicate.toString().slice(0, 200)}; stdout so far:\n${server.lines().slice(-20).join('\n')}`);
+    if (!line)
+      throw new Error(`no log line matched ${predicate.toString().slice(0, 200)}; stdout so far:\n${server.lines().slice(-20).join('\n')}`);
     return line;
   }, timeoutMs);
 }

@@ -13,7 +13,10 @@ describe('isChunkLoadError', () => {
     ['Turbopack, from a module', named('ChunkLoadError', 'Failed to load chunk /_next/static/chunks/0e5buymq-qp0w.js from module 61234')],
     [
       'Turbopack, as a runtime dependency',
-      named('ChunkLoadError', 'Failed to load chunk /_next/static/chunks/a1.js as a runtime dependency of chunk /_next/static/chunks/b2.js'),
+      named(
+        'ChunkLoadError',
+        'Failed to load chunk /_next/static/chunks/a1.js as a runtime dependency of chunk /_next/static/chunks/b2.js',
+      ),
     ],
     ['Turbopack, name lost', new Error('Failed to load chunk /_next/static/chunks/0abc.js from module 4: TypeError: Failed to fetch')],
     ['webpack', new Error('Loading chunk 812 failed.\n(error: https://x.example/_next/static/chunks/812.js)')],

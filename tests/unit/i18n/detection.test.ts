@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  detectRootLocale,
-  localeFromAcceptLanguage,
-  matchLanguageTag,
-  parseAcceptLanguage,
-} from '@/i18n/detection';
+import { detectRootLocale, localeFromAcceptLanguage, matchLanguageTag, parseAcceptLanguage } from '@/i18n/detection';
 
 describe('parseAcceptLanguage', () => {
   it('orders tags by q-value, best first', () => {
@@ -103,12 +98,9 @@ describe('localeFromAcceptLanguage', () => {
     expect(localeFromAcceptLanguage(header)).toBe(locale);
   });
 
-  it.each([[''], [null], [undefined], ['*'], ['zh-TW, zh-HK'], ['fr, de'], ['ja;q=1.5']])(
-    '%j → no locale',
-    (header) => {
-      expect(localeFromAcceptLanguage(header)).toBeUndefined();
-    },
-  );
+  it.each([[''], [null], [undefined], ['*'], ['zh-TW, zh-HK'], ['fr, de'], ['ja;q=1.5']])('%j → no locale', (header) => {
+    expect(localeFromAcceptLanguage(header)).toBeUndefined();
+  });
 
   it('finds nothing in 20 KB of garbage', () => {
     const garbage = Array.from({ length: 20 * 1024 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 90))).join('');
@@ -135,14 +127,11 @@ describe('detectRootLocale', () => {
     expect(detectRootLocale({ cookie: 'en', acceptLanguage: 'ja' })).toEqual({ locale: 'en', source: 'cookie' });
   });
 
-  it.each([[undefined], [''], ['../../etc'], ['x'.repeat(4096)], ['fr'], ['ZH-cn'], ['JA'], [' ja']])(
-    'ignores cookie %j',
-    (cookie) => {
-      expect(detectRootLocale({ cookie, acceptLanguage: 'ja' })).toEqual({ locale: 'ja', source: 'accept-language' });
-      expect(detectRootLocale({ cookie, acceptLanguage: 'fr' })).toEqual({ locale: 'en', source: 'fallback' });
-      expect(detectRootLocale({ cookie, acceptLanguage: null })).toEqual({ locale: 'en', source: 'fallback' });
-    },
-  );
+  it.each([[undefined], [''], ['../../etc'], ['x'.repeat(4096)], ['fr'], ['ZH-cn'], ['JA'], [' ja']])('ignores cookie %j', (cookie) => {
+    expect(detectRootLocale({ cookie, acceptLanguage: 'ja' })).toEqual({ locale: 'ja', source: 'accept-language' });
+    expect(detectRootLocale({ cookie, acceptLanguage: 'fr' })).toEqual({ locale: 'en', source: 'fallback' });
+    expect(detectRootLocale({ cookie, acceptLanguage: null })).toEqual({ locale: 'en', source: 'fallback' });
+  });
 
   it('reports Accept-Language as the source when it decided English', () => {
     expect(detectRootLocale({ cookie: undefined, acceptLanguage: 'en-GB' })).toEqual({

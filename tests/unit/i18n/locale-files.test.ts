@@ -26,9 +26,7 @@ function read(locale: string, namespace: string): Tree {
 /** Every leaf as [dotted key, value]. */
 function leaves(tree: Tree, prefix = ''): [string, unknown][] {
   return Object.entries(tree).flatMap(([key, value]): [string, unknown][] =>
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? leaves(value, `${prefix}${key}.`)
-      : [[`${prefix}${key}`, value]],
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
   );
 }
 
@@ -85,8 +83,7 @@ describe('locale files', () => {
 /** Keys passed as string literals to a translator whose namespace the file names. */
 function literalKeys(source: string): { namespace: string; key: string }[] {
   const translators = new Map<string, string>();
-  const declaration =
-    /const\s+(?:\{\s*t\s*\}|(\w+))\s*=\s*(?:await\s+getTranslator\([^,]+,\s*|useClientT\()'([\w-]+)'\)/g;
+  const declaration = /const\s+(?:\{\s*t\s*\}|(\w+))\s*=\s*(?:await\s+getTranslator\([^,]+,\s*|useClientT\()'([\w-]+)'\)/g;
   for (const match of source.matchAll(declaration)) translators.set(match[1] ?? 't', match[2] ?? '');
   const keys: { namespace: string; key: string }[] = [];
   for (const [name, namespace] of translators) {

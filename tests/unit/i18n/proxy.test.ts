@@ -69,14 +69,11 @@ describe('localeProxy: the root redirect', () => {
 });
 
 describe('localeProxy: other pages', () => {
-  it.each([{ referer: 'not a url' }, { referer: 'http://localhost/zh-CN' }])(
-    'never sets the cookie from %j',
-    (headers) => {
-      const response = run('/ja/foo', headers);
-      expect(response.headers.get('location')).toBeNull();
-      expect(setCookies(response)).toEqual([]);
-    },
-  );
+  it.each([{ referer: 'not a url' }, { referer: 'http://localhost/zh-CN' }])('never sets the cookie from %j', (headers) => {
+    const response = run('/ja/foo', headers);
+    expect(response.headers.get('location')).toBeNull();
+    expect(setCookies(response)).toEqual([]);
+  });
 
   it('redirects /en/foo permanently to /foo', () => {
     const response = run('/en/foo?x=1');
@@ -110,14 +107,11 @@ describe('localeProxy: other pages', () => {
     expect(response.headers.get('x-middleware-next')).toBe('1');
   });
 
-  it.each(['/robots.txt', '/x.json', '/manifest.webmanifest', '/feed.xml', '/api/x', '/healthz'])(
-    'leaves %s alone',
-    (path) => {
-      const response = run(path, { 'accept-language': 'ja' });
-      expect(response.headers.get('x-middleware-rewrite')).toBeNull();
-      expect(response.headers.get('location')).toBeNull();
-      expect(response.headers.get('x-middleware-request-x-meridian-requested-path')).toBeNull();
-      expect(setCookies(response)).toEqual([]);
-    },
-  );
+  it.each(['/robots.txt', '/x.json', '/manifest.webmanifest', '/feed.xml', '/api/x', '/healthz'])('leaves %s alone', (path) => {
+    const response = run(path, { 'accept-language': 'ja' });
+    expect(response.headers.get('x-middleware-rewrite')).toBeNull();
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('x-middleware-request-x-meridian-requested-path')).toBeNull();
+    expect(setCookies(response)).toEqual([]);
+  });
 });

@@ -68,7 +68,11 @@ describe('readConfig', () => {
     ['METRICS_PORT', '70000', /METRICS_PORT="70000"/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" is invalid: expected one of fatal, error, warn, info, debug, trace, silent/],
     ['TRUST_PROXY', 'yes', /TRUST_PROXY="yes" is invalid: use false, a number of trusted hops/],
-    ['TRUST_PROXY', 'true', /TRUST_PROXY="true" is invalid: trusting every hop lets any visitor choose their address; use false, a number of trusted hops from 0 to 100 \(1 behind one load balancer\), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal/],
+    [
+      'TRUST_PROXY',
+      'true',
+      /TRUST_PROXY="true" is invalid: trusting every hop lets any visitor choose their address; use false, a number of trusted hops from 0 to 100 \(1 behind one load balancer\), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal/,
+    ],
     ['TRUST_PROXY', '10.0.0.0/33', /TRUST_PROXY="10.0.0.0\/33" is invalid/],
     ['TRUST_PROXY', 'loopback,', /TRUST_PROXY="loopback," is invalid/],
     ['TRUST_PROXY', '-1', /TRUST_PROXY="-1" is invalid/],

@@ -21,12 +21,15 @@ const LINE: AccessLine = {
 describe('flushAndExit', () => {
   it('logs the access lines still waiting for their turn before it exits', async () => {
     const written: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        written.push(chunk.toString('utf8'));
-        done();
-      },
-    }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          written.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    );
     const exited = new Promise<number>((resolve) => {
       writeAccessLine(logger, '/ja', LINE);
       // In the same turn: the line has not been serialized yet.
@@ -34,6 +37,8 @@ describe('flushAndExit', () => {
       flushAndExit(logger, resolve, 0);
     });
     expect(await exited).toBe(0);
-    expect(written.map((line) => JSON.parse(line) as unknown)).toEqual([expect.objectContaining({ msg: 'request', request_id: 'request-1' })]);
+    expect(written.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ msg: 'request', request_id: 'request-1' }),
+    ]);
   });
 });

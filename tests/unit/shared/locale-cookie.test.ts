@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  LOCALE_COOKIE,
-  LOCALE_COOKIE_MAX_AGE_SECONDS,
-  localeCookieAttributes,
-  serializeLocaleCookie,
-} from '@/shared/locale-cookie';
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS, localeCookieAttributes, serializeLocaleCookie } from '@/shared/locale-cookie';
 
 describe('locale cookie', () => {
   it('is named i18n_redirected and lasts a year', () => {
@@ -14,15 +9,11 @@ describe('locale cookie', () => {
 
   it('serializes for document.cookie', () => {
     expect(serializeLocaleCookie('ja', false)).toBe('i18n_redirected=ja; Path=/; Max-Age=31536000; SameSite=Lax');
-    expect(serializeLocaleCookie('zh-CN', false)).toBe(
-      'i18n_redirected=zh-CN; Path=/; Max-Age=31536000; SameSite=Lax',
-    );
+    expect(serializeLocaleCookie('zh-CN', false)).toBe('i18n_redirected=zh-CN; Path=/; Max-Age=31536000; SameSite=Lax');
   });
 
   it('adds Secure on HTTPS', () => {
-    expect(serializeLocaleCookie('ja', true)).toBe(
-      'i18n_redirected=ja; Path=/; Max-Age=31536000; SameSite=Lax; Secure',
-    );
+    expect(serializeLocaleCookie('ja', true)).toBe('i18n_redirected=ja; Path=/; Max-Age=31536000; SameSite=Lax; Secure');
   });
 
   it('gives the proxy the same attributes', () => {

@@ -23,12 +23,9 @@ describe('isLocale', () => {
     expect(isLocale(value)).toBe(true);
   });
 
-  it.each(['', 'EN', 'zh-cn', 'zh', 'ja-JP', 'fr', ' ja', '../../etc', undefined, null, 1, {}, ['ja']])(
-    'rejects %j',
-    (value) => {
-      expect(isLocale(value)).toBe(false);
-    },
-  );
+  it.each(['', 'EN', 'zh-cn', 'zh', 'ja-JP', 'fr', ' ja', '../../etc', undefined, null, 1, {}, ['ja']])('rejects %j', (value) => {
+    expect(isLocale(value)).toBe(false);
+  });
 });
 
 describe('canonicalLocale', () => {

@@ -34,11 +34,7 @@ describe('siteConfig', () => {
   });
 
   it('splits and trims the keywords, dropping empty ones', async () => {
-    expect((await load({ SITE_KEYWORDS: ' sre, kubernetes ,,i18n , ' })).keywords).toEqual([
-      'sre',
-      'kubernetes',
-      'i18n',
-    ]);
+    expect((await load({ SITE_KEYWORDS: ' sre, kubernetes ,,i18n , ' })).keywords).toEqual(['sre', 'kubernetes', 'i18n']);
   });
 
   it('keeps only the origin of SITE_URL', async () => {

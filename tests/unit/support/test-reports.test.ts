@@ -20,10 +20,16 @@ function runReporting(command: string, args: string[], env: Record<string, strin
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'meridian-test-reports-'));
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  writeFileSync(path.join(dir, 'failing.test.js'), "test('passes', () => {});\ntest('fails', () => { throw new Error('first line\\nsecond line'); });\n");
+  writeFileSync(
+    path.join(dir, 'failing.test.js'),
+    "test('passes', () => {});\ntest('fails', () => { throw new Error('first line\\nsecond line'); });\n",
+  );
   writeFileSync(path.join(dir, 'hook.test.js'), "beforeAll(() => { throw new Error('hook broke'); });\ntest('never runs', () => {});\n");
   writeFileSync(path.join(dir, 'import.test.js'), "import 'no-such-module';\ntest('never loads', () => {});\n");
-  writeFileSync(path.join(dir, 'failing.e2e.js'), "const { test, expect } = require('@playwright/test');\ntest('passes', () => {});\ntest.describe('group', () => {\n  test('fails', () => { expect(1).toBe(2); });\n});\n");
+  writeFileSync(
+    path.join(dir, 'failing.e2e.js'),
+    "const { test, expect } = require('@playwright/test');\ntest('passes', () => {});\ntest.describe('group', () => {\n  test('fails', () => { expect(1).toBe(2); });\n});\n",
+  );
   writeFileSync(path.join(dir, 'playwright.config.js'), "module.exports = { testMatch: '*.e2e.js' };\n");
   runReporting('vitest', ['run', '--globals', '--root', dir, '--reporter=json', '--outputFile.json=vitest.json']);
   runReporting('playwright', ['test', '--reporter=json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'playwright.json' });
@@ -48,6 +54,10 @@ describe('playwrightOutcome', () => {
   it('names a failed test with its describe block and the first line of its error, without colour codes', () => {
     const report = JSON.parse(readFileSync(path.join(dir, 'playwright.json'), 'utf8'));
     const outcome = playwrightOutcome(report);
-    expect(outcome).toEqual({ passed: 1, failed: 1, failures: ['failing.e2e.js:4 › group › fails: Error: expect(received).toBe(expected) // Object.is equality'] });
+    expect(outcome).toEqual({
+      passed: 1,
+      failed: 1,
+      failures: ['failing.e2e.js:4 › group › fails: Error: expect(received).toBe(expected) // Object.is equality'],
+    });
   });
 });

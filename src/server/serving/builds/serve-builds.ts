@@ -27,9 +27,10 @@ export function serveBuilds(req: IncomingMessage, res: ServerResponse, pathname:
     res.setHeader(POLL_INTERVAL_HEADER, String(pollIntervalMs));
     return json(res, req, 200, files.latest, 'no-cache, no-store, must-revalidate');
   }
-  const manifest = pathname.startsWith(META_PREFIX) && pathname.endsWith('.json')
-    ? files.manifests.get(pathname.slice(META_PREFIX.length, -'.json'.length))
-    : undefined;
+  const manifest =
+    pathname.startsWith(META_PREFIX) && pathname.endsWith('.json')
+      ? files.manifests.get(pathname.slice(META_PREFIX.length, -'.json'.length))
+      : undefined;
   if (manifest) return json(res, req, 200, manifest, 'public, max-age=31536000, immutable');
   return json(res, req, 404, '{"error":"no such build file"}\n', 'no-store');
 }

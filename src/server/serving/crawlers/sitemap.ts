@@ -12,7 +12,11 @@ function pagesByPath(internalPaths: Iterable<string>): Map<string, Locale[]> {
     const path = pathWithinLocale(internal);
     pages.set(path, [...(pages.get(path) ?? []), locale]);
   }
-  for (const [path, locales] of pages) pages.set(path, LOCALES.filter((locale) => locales.includes(locale)));
+  for (const [path, locales] of pages)
+    pages.set(
+      path,
+      LOCALES.filter((locale) => locales.includes(locale)),
+    );
   return pages;
 }
 

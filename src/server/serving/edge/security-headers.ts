@@ -21,10 +21,14 @@ export const CONTENT_SECURITY_POLICY = [
 
 /** Headers that govern a document; a script or stylesheet has no use for them. */
 const DOCUMENT_HEADERS = [
-  'Content-Security-Policy', CONTENT_SECURITY_POLICY,
-  'X-Frame-Options', 'DENY',
-  'Referrer-Policy', 'strict-origin-when-cross-origin',
-  'Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+  'Content-Security-Policy',
+  CONTENT_SECURITY_POLICY,
+  'X-Frame-Options',
+  'DENY',
+  'Referrer-Policy',
+  'strict-origin-when-cross-origin',
+  'Permissions-Policy',
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
 ];
 
 /** Hashed build assets: immutable code and styles, fetched on every first visit. */

@@ -46,7 +46,6 @@ export function loadPageRoutes(dir: string): PageRoutes {
     .map((source) => new RegExp(source));
   const files = publicFiles(dir);
   return {
-    isRouted: (pathname, internalPathname) =>
-      files.has(pathname) || patterns.some((pattern) => pattern.test(internalPathname)),
+    isRouted: (pathname, internalPathname) => files.has(pathname) || patterns.some((pattern) => pattern.test(internalPathname)),
   };
 }

@@ -23,9 +23,11 @@ const CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 function headersOf(body: Buffer, coding: ContentCoding, cacheHeaders: HeaderList): HeaderList {
   return [
     ...cacheHeaders,
-    'Content-Type', 'text/html; charset=utf-8',
+    'Content-Type',
+    'text/html; charset=utf-8',
     ...(coding === 'identity' ? [] : ['Content-Encoding', coding]),
-    'Content-Length', String(body.length),
+    'Content-Length',
+    String(body.length),
   ];
 }
 
@@ -49,7 +51,14 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
     const hash = createHash('sha1').update(identity).digest('base64url');
     const etags = { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` };
     const lastModified = statSync(file).mtime.toUTCString();
-    const cacheHeadersOf = (coding: ContentCoding) => ['Cache-Control', CACHE_CONTROL, 'ETag', etags[coding], 'Last-Modified', lastModified];
+    const cacheHeadersOf = (coding: ContentCoding) => [
+      'Cache-Control',
+      CACHE_CONTROL,
+      'ETag',
+      etags[coding],
+      'Last-Modified',
+      lastModified,
+    ];
     const cacheHeaders = { identity: cacheHeadersOf('identity'), gzip: cacheHeadersOf('gzip'), br: cacheHeadersOf('br') };
     pages.set(route, {
       bodies,

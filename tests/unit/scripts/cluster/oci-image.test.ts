@@ -30,6 +30,8 @@ test('writeBinaryImage makes an OCI layout whose index, manifest, config and lay
   expect(sha256(blob(layer.digest))).toBe(layer.digest);
   expect(config.rootfs.diff_ids).toEqual([layer.digest]);
   // The layer holds the binary at the root, executable, owned by root.
-  const listing = execFileSync('tar', ['-tvf', path.join(layout, 'blobs', 'sha256', layer.digest.replace('sha256:', ''))], { encoding: 'utf8' });
+  const listing = execFileSync('tar', ['-tvf', path.join(layout, 'blobs', 'sha256', layer.digest.replace('sha256:', ''))], {
+    encoding: 'utf8',
+  });
   expect(listing).toMatch(/-rwxr-xr-x 0\/0 .* \.\/hello/);
 });

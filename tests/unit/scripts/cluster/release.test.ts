@@ -9,5 +9,7 @@ test("the cluster tests deploy with the operations guide's own install-and-upgra
   const command = /^helm (upgrade --install meridian helm\/meridian --namespace web --create-namespace) \\\n\s+(.*)$/m.exec(readme);
   expect(command, 'docs/operations.md shows `helm upgrade --install ... --create-namespace \\` and then its flags').not.toBeNull();
   const documented = `${command![1]} ${command![2]}`.replace('<build id>', 'BUILD').split(/\s+/);
-  expect(deployArgs({ release: 'meridian', namespace: 'web', valuesFile: 'web.yaml', tag: 'BUILD', chart: 'helm/meridian' })).toEqual(documented);
+  expect(deployArgs({ release: 'meridian', namespace: 'web', valuesFile: 'web.yaml', tag: 'BUILD', chart: 'helm/meridian' })).toEqual(
+    documented,
+  );
 });

@@ -78,7 +78,9 @@ describe('writeAccessLine', () => {
     writeAccessLine(warn.logger, '/ja', line({}));
     flushAccessLines();
 
-    expect(debug.lines.map((written) => JSON.parse(written) as unknown)).toEqual([expect.objectContaining({ level: 20, route: '/healthz' })]);
+    expect(debug.lines.map((written) => JSON.parse(written) as unknown)).toEqual([
+      expect.objectContaining({ level: 20, route: '/healthz' }),
+    ]);
     expect(info.lines).toEqual([]);
     expect(warn.lines).toEqual([]);
   });

@@ -144,7 +144,11 @@ describe('POST /api/telemetry', () => {
   });
 
   it('answers 400 to an unexpected failure, and logs it at warn', async () => {
-    const { url, logs } = await start({ take: () => { throw new Error('broken limiter'); } });
+    const { url, logs } = await start({
+      take: () => {
+        throw new Error('broken limiter');
+      },
+    });
     await expectError(await post(url, { events: [{ type: 'chunk_reload' }] }), 400);
     expect(logs()).toMatchObject([{ level: 40, msg: 'Telemetry request failed', error: 'Error: broken limiter' }]);
   });
@@ -177,7 +181,11 @@ describe('what a beacon records', () => {
       [{ locale: 'ja', namespace: 'home', source: 'client' }, 1],
       [{ locale: 'other', namespace: 'other', source: 'client' }, 1],
     ]);
-    expect(await counts(metrics.manifestFetchFailures)).toEqual([[{ kind: 'manifest' }, 1], [{ kind: 'payload' }, 1], [{ kind: 'latest' }, 1]]);
+    expect(await counts(metrics.manifestFetchFailures)).toEqual([
+      [{ kind: 'manifest' }, 1],
+      [{ kind: 'payload' }, 1],
+      [{ kind: 'latest' }, 1],
+    ]);
     const sumOf = async (metric: Metrics['webVitalLcp']) =>
       (await values(metric)).filter((value) => value.metricName?.endsWith('_sum')).map(({ labels, value }) => ({ labels, value }));
     expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'ja' }, value: 2.5 }]);
@@ -257,7 +265,9 @@ describe('label values under random input', () => {
 
     const statuses = new Map<number, number>();
     for (let batch = 0; batch < 40; batch += 1) {
-      const beacons = Array.from({ length: 50 }, () => ({ events: Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(events)()) }));
+      const beacons = Array.from({ length: 50 }, () => ({
+        events: Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(events)()),
+      }));
       for (const response of await Promise.all(beacons.map((beacon) => post(url, beacon)))) {
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       }

@@ -33,7 +33,11 @@ describe('renderSitemap', () => {
   });
 
   it('is a sitemaps.org urlset with the xhtml namespace', () => {
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      ),
+    ).toBe(true);
     expect(xml.trimEnd().endsWith('</urlset>')).toBe(true);
   });
 

@@ -29,8 +29,6 @@ describe('varyOn', () => {
   });
 
   it('merges into headers given to writeHead, without duplicates', async () => {
-    expect(await varyOf((res) => res.writeHead(200, { vary: 'accept-language, rsc' }).end())).toBe(
-      'accept-language, rsc, Cookie',
-    );
+    expect(await varyOf((res) => res.writeHead(200, { vary: 'accept-language, rsc' }).end())).toBe('accept-language, rsc, Cookie');
   });
 });

@@ -94,14 +94,10 @@ describe('fillNotFoundTemplate', () => {
 describe('fillNotFoundBody', () => {
   const template = compileNotFoundTemplate(JA_PAGE, 'ja');
 
-  it.each([
-    '/ja/a',
-    '/ja/a/%E6%97%A5',
-    "/ja/%3C/script%3E%22'&",
-    '/ja/%E2%80%A8',
-    '/ja/%F0%9F%98%80/x',
-    `/ja/${'a'.repeat(300)}`,
-  ])('is the UTF-8 of the filled-in page for %s, byte for byte', (path) => {
-    expect(fillNotFoundBody(template, path).equals(Buffer.from(fillNotFoundTemplate(template, path)))).toBe(true);
-  });
+  it.each(['/ja/a', '/ja/a/%E6%97%A5', "/ja/%3C/script%3E%22'&", '/ja/%E2%80%A8', '/ja/%F0%9F%98%80/x', `/ja/${'a'.repeat(300)}`])(
+    'is the UTF-8 of the filled-in page for %s, byte for byte',
+    (path) => {
+      expect(fillNotFoundBody(template, path).equals(Buffer.from(fillNotFoundTemplate(template, path)))).toBe(true);
+    },
+  );
 });
