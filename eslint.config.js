@@ -1,4 +1,5 @@
-// Lint: the one-way imports between the rooms of src/ (see the README's layout).
+// Lint: the one-way imports between the rooms of src/ (docs/architecture.md) and between the
+// commands, the harness and the tests (docs/testing.md, where harness code lives).
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -16,6 +17,16 @@ const FORBIDDEN = {
   ui: ['app', 'freshness', 'server'],
   app: ['server'],
 };
+
+/** The product and its build stand on their own: the harness and the tests are never part of what ships. */
+const HARNESS = {
+  group: ['**/tools/*', '**/tools/**', '**/tests/*', '**/tests/**'],
+  message: 'Product code and its build import neither tools/ (the harness) nor tests/.',
+};
+
+/** scripts/ holds the commands a user runs and nothing else: what a test or another command needs lives in tools/. */
+const COMMANDS = { group: ['**/scripts/*', '**/scripts/**'], message: 'scripts/ holds commands only: import what you need from tools/.' };
+const SIBLING_COMMANDS = { regex: '^\\./', message: 'A command imports no other command: what both need lives in tools/.' };
 
 /** The server may use the pure locale rules (routing, detection, namespaces), never what the site renders. */
 const SERVER_USES = {
@@ -35,6 +46,11 @@ export default tseslint.config(
     // A missed effect dependency is a stale-value bug, not a style note.
     rules: { 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // Every file of the product and of its build; the rooms below repeat HARNESS in their own lists.
+    files: ['src/**/*.{ts,tsx,mjs}', 'next.config.js', 'scripts/build-server.mjs'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS, COMMANDS] }] },
+  },
   ...Object.entries(FORBIDDEN).map(([name, forbidden]) => ({
     files: [`src/${name}/**/*.{ts,tsx}`],
     rules: {
@@ -47,6 +63,7 @@ export default tseslint.config(
               message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.`,
             },
             { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
+            HARNESS,
           ],
         },
       ],
@@ -54,7 +71,7 @@ export default tseslint.config(
   })),
   {
     files: ['src/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_USES] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_USES, HARNESS] }] },
   },
   {
     // Serving calls observability, never the other way round.
@@ -65,6 +82,7 @@ export default tseslint.config(
         {
           patterns: [
             SERVER_USES,
+            HARNESS,
             {
               group: ['@/server/serving/*', '../serving/*'],
               message: 'src/server/observability may not import src/server/serving: serving calls observability.',
@@ -76,7 +94,13 @@ export default tseslint.config(
   },
   {
     // The tooling around the site: typescript-eslint's recommended set (above) in Node's globals.
-    files: ['scripts/**/*.{js,mjs,cjs,ts}', 'tests/**/*.{js,mjs,cjs,ts,tsx}', 'tools/**/*.{js,mjs,cjs,ts}', '*.{js,mjs,cjs,ts}'],
+    files: [
+      'scripts/**/*.{js,mjs,cjs,ts}',
+      'tests/**/*.{js,mjs,cjs,ts,tsx}',
+      'tools/**/*.{js,mjs,cjs,ts}',
+      'src/build/**/*.mjs',
+      '*.{js,mjs,cjs,ts}',
+    ],
     languageOptions: { globals: globals.node },
     plugins: { import: importPlugin },
     rules: {
@@ -87,21 +111,36 @@ export default tseslint.config(
     },
   },
   {
-    // Tests may import scripts and tools; scripts may import tools; tools import neither.
+    // One rule for harness code (docs/testing.md): scripts/ are commands, tools/ what commands
+    // and tests share, tests/ the suites and their support. Nothing imports a command.
     files: ['scripts/**/*.{js,mjs,cjs,ts}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/tests/*'], message: 'scripts/ may not import tests/: move what both need to tools/.' }] },
+        {
+          patterns: [
+            COMMANDS,
+            SIBLING_COMMANDS,
+            { group: ['**/tests/*', '**/tests/**'], message: 'scripts/ may not import tests/: move what both need to tools/.' },
+          ],
+        },
       ],
     },
+  },
+  {
+    files: ['scripts/build-server.mjs'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS, COMMANDS, SIBLING_COMMANDS] }] },
+  },
+  {
+    files: ['tests/**/*.{js,mjs,cjs,ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [COMMANDS] }] },
   },
   {
     files: ['tools/**/*.{js,mjs,cjs,ts}'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/scripts/*', '**/tests/*'], message: 'tools/ imports neither scripts/ nor tests/.' }] },
+        { patterns: [COMMANDS, { group: ['**/tests/*', '**/tests/**'], message: 'tools/ may not import tests/.' }] },
       ],
     },
   },
@@ -119,6 +158,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' },
+            HARNESS,
           ],
         },
       ],

@@ -1,5 +1,5 @@
 // @ts-check
-import { buildRevision, resolveBuildId } from './scripts/build-server/build-identity.mjs';
+import { buildRevision, resolveBuildId } from './src/build/build-identity.mjs';
 
 /**
  * Test builds (MERIDIAN_E2E_FIXTURES=true) also route `*.e2e.tsx` pages: fixtures

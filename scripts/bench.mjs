@@ -18,18 +18,18 @@
 // bench-results/summary.json is kept.
 import path from 'node:path';
 import { ROOT, startApp } from '../tools/lib/app-server.mjs';
-import { measureCeiling } from './bench/ceiling.mjs';
-import { measureMixedLoad } from './bench/mixed-load.mjs';
-import { measureImage } from './bench/image.mjs';
-import { measureFirstVisitJs } from './bench/js-bytes.mjs';
-import { runLighthouse } from './bench/lighthouse.mjs';
-import { killBenchServers } from './bench/bench-servers.mjs';
-import { measureServerMemory } from './bench/server-memory.mjs';
-import { measureServerOverhead } from './bench/server-overhead.mjs';
-import { buildRows, printTable, writeSummary } from './bench/summary.mjs';
-import { measureThroughput } from './bench/throughput.mjs';
-import { ensureBuild, ensureTools } from './bench/tools.mjs';
-import { envNumber, freePort, heading, killChildren, log } from './bench/util.mjs';
+import { measureCeiling } from '../tools/bench/ceiling.mjs';
+import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
+import { measureImage } from '../tools/bench/image.mjs';
+import { measureFirstVisitJs } from '../tools/bench/js-bytes.mjs';
+import { runLighthouse } from '../tools/bench/lighthouse.mjs';
+import { killBenchServers } from '../tools/bench/bench-servers.mjs';
+import { measureServerMemory } from '../tools/bench/server-memory.mjs';
+import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
+import { buildRows, printTable, writeSummary } from '../tools/bench/summary.mjs';
+import { measureThroughput } from '../tools/bench/throughput.mjs';
+import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
+import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'server-overhead', 'image'];

@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ROOT } from '../tools/lib/app-server.mjs';
-import { buildRevision } from './build-server/build-identity.mjs';
-import { asciiComments } from './build-server/one-byte-source.mjs';
+import { buildRevision } from '../src/build/build-identity.mjs';
+import { asciiComments } from '../src/build/one-byte-source.mjs';
+
+// The build imports nothing of tools/ (the harness): the repository root is this file's parent.
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 

@@ -4,11 +4,11 @@
 // prints shell exports on stdout, so `eval "$(npm run --silent cluster:up)"` sets
 // KUBECONFIG and puts kubectl and helm on PATH.
 import { kubernetesClientsDir } from '../tools/kubernetes-clients.mjs';
-import { clusterRunning, clusterUp } from './cluster/bring-up.mjs';
+import { clusterRunning, clusterUp } from '../tools/cluster/bring-up.mjs';
 import { ensureBinaries } from '../tools/cluster-binaries.mjs';
-import { importDockerImages } from './cluster/images.mjs';
-import { PATHS } from './cluster/layout.mjs';
-import { clusterDown } from './cluster/teardown.mjs';
+import { importDockerImages } from '../tools/cluster/images.mjs';
+import { PATHS } from '../tools/cluster/layout.mjs';
+import { clusterDown } from '../tools/cluster/teardown.mjs';
 
 const log = (line) => process.stderr.write(`${line}\n`);
 const USAGE = 'usage: node scripts/cluster.mjs up | down | image <image>...';

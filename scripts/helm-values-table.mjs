@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../tools/lib/app-server.mjs';
-import { withValuesTable } from './helm-values-table/helm-values-docs.mjs';
+import { withValuesTable } from '../tools/helm-values-table/helm-values-docs.mjs';
 
 const chart = path.join(ROOT, 'helm', 'meridian');
 const readmePath = path.join(chart, 'README.md');

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureNodeBase } from '../docker/node-base.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
-import { buildRevision, resolveBuildId } from './build-server/build-identity.mjs';
+import { buildRevision, resolveBuildId } from '../src/build/build-identity.mjs';
 import { run, succeeds } from '../tools/lib/command.mjs';
 import { engineAnswers } from '../tools/docker-engine.mjs';
 

@@ -1,17 +1,17 @@
-// `npm run rollout:demo`: the rollout the test runs (scripts/rollout/scenario.mjs),
+// `npm run rollout:demo`: the rollout the test runs (tools/rollout/scenario.mjs),
 // drawn: rollout-report/index.html and rollout-report/rollout.png. Exits 1 when
 // the load generator counted any error, so a chart with errors is never mistaken
 // for the picture of a calm rollout.
 //
 // `npm run rollout:demo -- --cluster`: the same picture of a `helm upgrade` on the
-// local Kubernetes cluster (scripts/rollout/cluster-demo.mjs), which it starts or reuses.
+// local Kubernetes cluster (tools/rollout/cluster-demo.mjs), which it starts or reuses.
 import path from 'node:path';
 import { ROOT } from '../tools/lib/app-server.mjs';
 import { ensureTestBuilds, TEST_BUILDS } from '../tools/lib/builds.mjs';
-import { runClusterDemo } from './rollout/cluster-demo.mjs';
-import { writeRolloutReport } from './rollout/report.mjs';
-import { ensureRolloutTools, runRollout } from './rollout/scenario.mjs';
-import { trafficTotals } from './rollout/traffic-totals.mjs';
+import { runClusterDemo } from '../tools/rollout/cluster-demo.mjs';
+import { writeRolloutReport } from '../tools/rollout/report.mjs';
+import { ensureRolloutTools, runRollout } from '../tools/rollout/scenario.mjs';
+import { trafficTotals } from '../tools/rollout/traffic-totals.mjs';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const log = (line) => console.log(line);

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
-import { kubectl } from '../../scripts/cluster/kubectl.mjs';
-import { CLUSTER_TARGETS } from '../../scripts/rollout/cluster-scenario.mjs';
-import { startLoad } from '../../scripts/rollout/load-generator.mjs';
+import { kubectl } from '../../tools/cluster/kubectl.mjs';
+import { CLUSTER_TARGETS } from '../../tools/rollout/cluster-scenario.mjs';
+import { startLoad } from '../../tools/rollout/load-generator.mjs';
 import { evictPod, expectNoFailedRequest, readyPods, releaseForThisFile, webPods } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-disruption' };

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { helm, kubectl } from '../../scripts/cluster/kubectl.mjs';
-import { testRelease } from '../../scripts/cluster/release.mjs';
-import { buildIdOfPage } from '../../scripts/rollout/answered-build.mjs';
-import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
-import { NETWORK } from '../../scripts/cluster/layout.mjs';
+import { helm, kubectl } from '../../tools/cluster/kubectl.mjs';
+import { testRelease } from '../../tools/cluster/release.mjs';
+import { buildIdOfPage } from '../../tools/rollout/answered-build.mjs';
+import { CLUSTER_BUILDS } from '../../tools/cluster/app-images.mjs';
+import { NETWORK } from '../../tools/cluster/layout.mjs';
 import { cidrContains, insideTestBlock } from '../../tools/lib/test-network.mjs';
 import { releaseForThisFile, webPods } from './support/releases';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { helm, kubectl } from '../../scripts/cluster/kubectl.mjs';
-import { CHART_DIR, createRestrictedNamespace, uninstallRelease } from '../../scripts/cluster/release.mjs';
+import { helm, kubectl } from '../../tools/cluster/kubectl.mjs';
+import { CHART_DIR, createRestrictedNamespace, uninstallRelease } from '../../tools/cluster/release.mjs';
 import { EVERY_FEATURE_VALUES, type KubernetesObject } from '../deployment/support/chart';
 
 const ref = { release: 'every-feature', namespace: 'meridian-every-feature' };

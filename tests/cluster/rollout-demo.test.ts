@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
-import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
+import { CLUSTER_BUILDS } from '../../tools/cluster/app-images.mjs';
+import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');

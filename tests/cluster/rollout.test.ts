@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { currentRevision, deployRelease, releaseObjects, rollbackRelease } from '../../scripts/cluster/release.mjs';
+import { currentRevision, deployRelease, releaseObjects, rollbackRelease } from '../../tools/cluster/release.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
-import { runClusterRollout } from '../../scripts/rollout/cluster-scenario.mjs';
-import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
-import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
-import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
+import { runClusterRollout } from '../../tools/rollout/cluster-scenario.mjs';
+import { writeRolloutReport } from '../../tools/rollout/report.mjs';
+import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
+import { CLUSTER_BUILDS } from '../../tools/cluster/app-images.mjs';
 import { expectNoFailedRequest, releaseForThisFile } from './support/releases';
 
 const ref = { release: 'meridian', namespace: 'meridian-rollout' };

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { CLUSTER_BUILDS } from '../../scripts/cluster/app-images.mjs';
-import { deployRelease, releaseObjects } from '../../scripts/cluster/release.mjs';
-import { buildIdOfPage } from '../../scripts/rollout/answered-build.mjs';
-import { runClusterRollout, startReleasePrometheus } from '../../scripts/rollout/cluster-scenario.mjs';
+import { CLUSTER_BUILDS } from '../../tools/cluster/app-images.mjs';
+import { deployRelease, releaseObjects } from '../../tools/cluster/release.mjs';
+import { buildIdOfPage } from '../../tools/rollout/answered-build.mjs';
+import { runClusterRollout, startReleasePrometheus } from '../../tools/rollout/cluster-scenario.mjs';
 import { expectNoFailedRequest, installBuildA, webPods } from './support/releases';
 
 // Staging and production of the same site, in two namespaces of one cluster.

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { TEST_BUILDS } from '../../tools/lib/builds.mjs';
-import { writeRolloutReport } from '../../scripts/rollout/report.mjs';
-import { ensureRolloutTools, runRollout } from '../../scripts/rollout/scenario.mjs';
-import { trafficTotals } from '../../scripts/rollout/traffic-totals.mjs';
+import { writeRolloutReport } from '../../tools/rollout/report.mjs';
+import { ensureRolloutTools, runRollout } from '../../tools/rollout/scenario.mjs';
+import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
 
 const { a: BUILD_A, b: BUILD_B } = TEST_BUILDS;
 /** The chart of the last run, kept for a look when this test fails. */

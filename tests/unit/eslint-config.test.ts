@@ -112,19 +112,33 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
     );
   });
 
-  it('keeps imports one way: tests may import scripts and tools, scripts only tools, tools neither', async () => {
+  it('keeps imports one way: scripts are commands nothing imports; tests import tools, tools import no tests', async () => {
     const importing = (target: string) => `import { value } from '${target}';\nexport { value };\n`;
     expect(await toolingErrorsIn(importing('../../tools/lib/wait.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
-    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
+    expect(await toolingErrorsIn(importing('../../src/build/build-identity.mjs'), 'tests/support/lint-fixture.ts')).toEqual([]);
     expect(await toolingErrorsIn(importing('../tools/lib/wait.mjs'), 'scripts/lint-fixture.mjs')).toEqual([]);
-    expect(await toolingErrorsIn(importing('../tests/support/test-reports.mjs'), 'scripts/lint-fixture.mjs')).toContain(
-      'no-restricted-imports',
-    );
-    expect(await toolingErrorsIn(importing('../../scripts/build-server/build-identity.mjs'), 'tools/lib/lint-fixture.mjs')).toContain(
-      'no-restricted-imports',
-    );
-    expect(await toolingErrorsIn(importing('../../tests/support/test-reports.mjs'), 'tools/lib/lint-fixture.mjs')).toContain(
-      'no-restricted-imports',
-    );
+    for (const [target, file] of [
+      ['../../scripts/cluster.mjs', 'tests/support/lint-fixture.ts'],
+      ['../../scripts/cluster.mjs', 'tools/lib/lint-fixture.mjs'],
+      ['./cluster.mjs', 'scripts/lint-fixture.mjs'],
+      ['../tests/support/test-reports.mjs', 'scripts/lint-fixture.mjs'],
+      ['../../tests/support/test-reports.mjs', 'tools/lib/lint-fixture.mjs'],
+    ]) {
+      expect(await toolingErrorsIn(importing(target!), file!), `${file} importing ${target}`).toContain('no-restricted-imports');
+    }
+  });
+
+  it('keeps the harness and the tests out of the product and its build', async () => {
+    const importing = (target: string) => `import { value } from '${target}';\nexport { value };\n`;
+    for (const [target, file] of [
+      ['../tools/lib/app-server.mjs', 'scripts/build-server.mjs'],
+      ['./tools/lib/app-server.mjs', 'next.config.js'],
+      ['../../tools/lib/app-server.mjs', 'src/build/lint-fixture.mjs'],
+      ['../../../tests/fixtures/x', 'src/server/serving/lint-fixture.ts'],
+      ['../../../tools/lib/wait.mjs', 'src/ui/header/lint-fixture.tsx'],
+      ['../tests/fixtures/x', 'src/instrumentation-client.ts'],
+    ]) {
+      expect(await toolingErrorsIn(importing(target!), file!), `${file} importing ${target}`).toContain('no-restricted-imports');
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { PATHS } from '../../../scripts/cluster/layout.mjs';
+import { PATHS } from '../../../tools/cluster/layout.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 
 /**

@@ -1,8 +1,8 @@
-import { buildAppImages, CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
-import { clusterRunning, clusterUp } from '../../../scripts/cluster/bring-up.mjs';
-import { installCustomResourceDefinitions } from '../../../scripts/cluster/custom-resources.mjs';
-import { importDockerImages } from '../../../scripts/cluster/images.mjs';
-import { clusterDown } from '../../../scripts/cluster/teardown.mjs';
+import { buildAppImages, CLUSTER_BUILDS } from '../../../tools/cluster/app-images.mjs';
+import { clusterRunning, clusterUp } from '../../../tools/cluster/bring-up.mjs';
+import { installCustomResourceDefinitions } from '../../../tools/cluster/custom-resources.mjs';
+import { importDockerImages } from '../../../tools/cluster/images.mjs';
+import { clusterDown } from '../../../tools/cluster/teardown.mjs';
 import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
 import { ensureBrowser } from '../../../tools/debian-packages.mjs';
 import { keepComponentLogs } from './component-logs';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { kubectl } from '../../../scripts/cluster/kubectl.mjs';
-import { isReady } from '../../../scripts/rollout/pod-watch.mjs';
-import { trafficTotals } from '../../../scripts/rollout/traffic-totals.mjs';
-import { CLUSTER_BUILDS } from '../../../scripts/cluster/app-images.mjs';
+import { kubectl } from '../../../tools/cluster/kubectl.mjs';
+import { isReady } from '../../../tools/rollout/pod-watch.mjs';
+import { trafficTotals } from '../../../tools/rollout/traffic-totals.mjs';
+import { CLUSTER_BUILDS } from '../../../tools/cluster/app-images.mjs';
 import {
   createRestrictedNamespace,
   deployRelease,
@@ -14,7 +14,7 @@ import {
   uninstallRelease,
   waitForNodePort,
   writeValuesFile,
-} from '../../../scripts/cluster/release.mjs';
+} from '../../../tools/cluster/release.mjs';
 
 export interface ReleaseRef {
   release: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
-import { gitRevision } from '../../../scripts/build-server/build-identity.mjs';
+import { gitRevision } from '../../../src/build/build-identity.mjs';
 import { run } from '../../../tools/lib/command.mjs';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 import { withFileLock } from '../support/file-lock';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { documentationGaps, valuesEntries, withValuesTable } from '../../../scripts/helm-values-table/helm-values-docs.mjs';
+import { documentationGaps, valuesEntries, withValuesTable } from '../../../tools/helm-values-table/helm-values-docs.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { CHART_DIR, EVERY_FEATURE_VALUES, helm, RELEASE } from '../support/chart';
 

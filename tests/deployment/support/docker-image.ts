@@ -3,7 +3,7 @@ import path from 'node:path';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
 import { ensureNodeBase } from '../../../docker/node-base.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
-import { gitRevision } from '../../../scripts/build-server/build-identity.mjs';
+import { gitRevision } from '../../../src/build/build-identity.mjs';
 import { run } from '../../../tools/lib/command.mjs';
 import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
 import { withFileLock } from './file-lock';

@@ -4,13 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { freePort } from '../../../tools/lib/ports.mjs';
-import { startPrometheus } from '../../../scripts/rollout/prometheus.mjs';
+import { startPrometheus } from '../../../tools/rollout/prometheus.mjs';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 import { observabilityExpressions } from '../../deployment/support/observability-expressions';
 import { eventually, request } from '../support/http';
 import { copyOfBuild, startServer, type RunningServer } from '../support/server-process';
 
-/** The job scripts/rollout/prometheus.mjs scrapes the targets as, which the rules select. */
+/** The job tools/rollout/prometheus.mjs scrapes the targets as, which the rules select. */
 const JOB = 'meridian';
 const RULES = path.join(ROOT, 'helm', 'meridian', 'files', 'prometheus-rules.yaml');
 const TRAFFIC_MS = 8000;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
-import { startHaproxy } from '../../../scripts/rollout/haproxy.mjs';
+import { startHaproxy } from '../../../tools/rollout/haproxy.mjs';
 import { accessLine, request } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
 

@@ -1,4 +1,4 @@
-import { CrashButton } from '@fixtures/crash-button';
+import { CrashButton } from './crash-button.e2e';
 
 /**
  * Test builds only (see pageExtensions in next.config.js): `?mode=server`

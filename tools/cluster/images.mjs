@@ -1,0 +1,70 @@
+// Images reach the cluster's containerd without a registry: the cluster's own images
+// as OCI archives made here, the app's straight out of the local Docker engine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { run } from '../lib/command.mjs';
+import { CONTAINERD_NAMESPACE, PATHS, SYSTEM_IMAGES } from './layout.mjs';
+import { writeBinaryImage } from './oci-image.mjs';
+
+function ctrArgs(args) {
+  return ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, ...args];
+}
+
+/** The names of the images the cluster's containerd holds. */
+export async function clusterImages(binDir) {
+  const { stdout } = await run(path.join(binDir, 'ctr'), ctrArgs(['images', 'list', '--quiet']));
+  return stdout.split('\n').filter(Boolean);
+}
+
+/** Builds and imports the pod sandbox and CoreDNS images from the binaries. */
+export async function importSystemImages(binDir) {
+  const work = mkdtempSync(path.join(tmpdir(), 'meridian-system-images-'));
+  try {
+    const images = [
+      { ref: SYSTEM_IMAGES.pause, binary: path.join(binDir, 'pause'), entrypoint: ['/pause'] },
+      {
+        ref: SYSTEM_IMAGES.coredns,
+        binary: path.join(binDir, 'coredns'),
+        entrypoint: ['/coredns'],
+        exposedPorts: ['1053/udp', '1053/tcp'],
+      },
+    ];
+    for (const image of images) {
+      const archive = path.join(work, `${path.basename(image.binary)}.tar`);
+      writeBinaryImage({ ...image, archive });
+      await run(path.join(binDir, 'ctr'), ctrArgs(['images', 'import', archive]));
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Streams `docker save <images>` into containerd's import; rejects naming whichever side failed. */
+export function importDockerImages(binDir, images) {
+  return new Promise((resolve, reject) => {
+    const save = spawn('docker', ['save', ...images], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const load = spawn(path.join(binDir, 'ctr'), ctrArgs(['images', 'import', '-']), { stdio: ['pipe', 'pipe', 'pipe'] });
+    save.stdout.pipe(load.stdin);
+    // ctr dying mid-stream closes its stdin under the pipe: its exit code says why.
+    load.stdin.on('error', () => {});
+    let errors = '';
+    save.stderr.on('data', (chunk) => (errors += chunk));
+    load.stderr.on('data', (chunk) => (errors += chunk));
+    const exits = [save, load].map((child) => new Promise((done) => child.on('close', (code) => done(code))));
+    save.on('error', reject);
+    load.on('error', (error) => {
+      save.kill();
+      reject(error);
+    });
+    Promise.all(exits).then(([saved, loaded]) => {
+      if (saved === 0 && loaded === 0) return resolve();
+      reject(
+        new Error(
+          `cluster: importing ${images.join(' ')} failed (docker save exited ${saved}, ctr import ${loaded}): ${errors.trim().split('\n').slice(-5).join(' / ')}`,
+        ),
+      );
+    });
+  });
+}

@@ -1,0 +1,120 @@
+// The chart's lifecycle on the local cluster, by the README's own commands:
+// install and upgrade with one `helm upgrade --install --wait` from an explicit
+// values file and the build id as the image tag, rollback, helm test.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { helm, kubectl } from './kubectl.mjs';
+
+export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
+/** The README's: long enough for a rolling update of a few pods on a busy 2-core machine. */
+const TIMEOUT = '10m';
+
+/**
+ * Values for a release on the local cluster: images imported (never pulled), two
+ * replicas, the Service on a NodePort (reached at 127.0.0.1), tabs polling every
+ * second, and the Prometheus Operator objects on. The build comes on the command line.
+ * @param {number} nodePort
+ * @param {Record<string, unknown>} [extra]
+ */
+export function localClusterValues(nodePort, extra = {}) {
+  return {
+    image: { repository: 'meridian', pullPolicy: 'Never' },
+    replicaCount: 2,
+    service: { type: 'NodePort', nodePort },
+    app: { buildPollIntervalMs: 1000, logLevel: 'warn' },
+    serviceMonitor: { enabled: true },
+    prometheusRule: { enabled: true },
+    ...extra,
+  };
+}
+
+/** Writes `values` where `deployRelease` reads them. */
+export function writeValuesFile(valuesFile, values) {
+  writeFileSync(valuesFile, `${JSON.stringify(values, null, 2)}\n`);
+}
+
+/** A namespace whose pods must pass the restricted Pod Security profile. */
+export async function createRestrictedNamespace(namespace) {
+  const object = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name: namespace,
+      labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'latest' },
+    },
+  };
+  await kubectl(['apply', '-f', '-'], { input: JSON.stringify(object) });
+}
+
+/**
+ * The README's one command for installing and for rolling out a build, as helm's arguments:
+ * `helm upgrade --install <release> helm/meridian --namespace <ns> --create-namespace
+ *  --wait --timeout 10m --values <file> --set-string image.tag=<build id>`
+ */
+export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR }) {
+  return [
+    'upgrade',
+    '--install',
+    release,
+    chart,
+    '--namespace',
+    namespace,
+    '--create-namespace',
+    '--wait',
+    '--timeout',
+    TIMEOUT,
+    '--values',
+    valuesFile,
+    '--set-string',
+    `image.tag=${tag}`,
+  ];
+}
+
+export async function deployRelease(options) {
+  return helm(deployArgs(options));
+}
+
+/** `helm rollback <release> <revision> --namespace <ns> --wait --timeout 10m` */
+export async function rollbackRelease({ release, namespace, revision }) {
+  return helm(['rollback', release, String(revision), '--namespace', namespace, '--wait', '--timeout', TIMEOUT]);
+}
+
+/** `helm test <release> --namespace <ns>` */
+export async function testRelease({ release, namespace }) {
+  return helm(['test', release, '--namespace', namespace, '--timeout', TIMEOUT]);
+}
+
+/** The release's revision number now. */
+export async function currentRevision({ release, namespace }) {
+  const { stdout } = await helm(['status', release, '--namespace', namespace, '--output', 'json']);
+  return JSON.parse(stdout).version;
+}
+
+export async function uninstallRelease({ release, namespace }) {
+  await helm(['uninstall', release, '--namespace', namespace, '--wait', '--ignore-not-found']);
+}
+
+/** The objects of `kind` in `namespace` with the release's instance label, parsed. */
+export async function releaseObjects(kind, { release, namespace }) {
+  const { stdout } = await kubectl([
+    'get',
+    kind,
+    '--namespace',
+    namespace,
+    '--selector',
+    `app.kubernetes.io/instance=${release}`,
+    '--output',
+    'json',
+  ]);
+  return JSON.parse(stdout).items;
+}
+
+/**
+ * Resolves once the release answers through its NodePort on loopback. helm --wait
+ * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
+ * and until then the Service refuses connections.
+ */
+export function waitForNodePort(nodePort) {
+  return waitForHttp(`http://127.0.0.1:${nodePort}/readyz`, 30_000);
+}

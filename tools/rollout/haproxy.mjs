@@ -1,0 +1,81 @@
+// Debian's haproxy as a child process, in the foreground, with a generated config.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { exitAsFailure, waitFor } from '../lib/wait.mjs';
+import { haproxyConfig } from './haproxy-config.mjs';
+
+const HAPROXY_PATH = '/usr/sbin/haproxy';
+
+/** Sends one command to haproxy's stats socket and returns its whole answer. */
+function askStatsSocket(socketPath, command) {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = net.connect(socketPath, () => socket.end(`${command}\n`));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** Each backend server's status as haproxy sees it (`UP`, `DOWN`, `UP 1/2`...), from `show stat`. */
+async function serverStatuses(socketPath) {
+  const [header = '', ...rows] = (await askStatsSocket(socketPath, 'show stat')).trim().split('\n');
+  const columns = header.replace(/^# /, '').split(',');
+  const [proxy, server, status] = ['pxname', 'svname', 'status'].map((name) => columns.indexOf(name));
+  const statuses = new Map();
+  for (const row of rows) {
+    const cells = row.split(',');
+    if (cells[proxy] === 'app' && cells[server] !== 'BACKEND') statuses.set(cells[server], cells[status]);
+  }
+  return statuses;
+}
+
+/**
+ * Starts haproxy on `port` in front of `servers`, its config and stats socket
+ * in `dir`. The config is checked first (`-c`), so a mistake in it fails with
+ * haproxy's own message.
+ * @param {{ dir: string, port: number, servers: { name: string, port: number }[], forwardFor?: boolean }} options
+ */
+export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
+  const configFile = path.join(dir, 'haproxy.cfg');
+  const statsSocket = path.join(dir, 'haproxy.sock');
+  writeFileSync(configFile, haproxyConfig({ port, servers, statsSocket, forwardFor }));
+  const check = spawnSync(HAPROXY_PATH, ['-c', '-q', '-f', configFile], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`haproxy: ${configFile} is invalid:\n${check.stderr}${check.stdout}`);
+
+  // -db: foreground, so the process is ours to stop; -W would fork a worker.
+  const child = spawn(HAPROXY_PATH, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = once(child, 'exit');
+  await Promise.race([
+    waitFor('haproxy to open its stats socket', () => askStatsSocket(statsSocket, 'show info')),
+    exitAsFailure('haproxy', exited, () => output),
+  ]);
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** Resolves once haproxy's checks have put server `name` in the rotation. */
+    async waitUntilServing(name, timeoutMs = 10_000) {
+      await waitFor(
+        `haproxy to put ${name} in the rotation`,
+        async () => {
+          const status = (await serverStatuses(statsSocket)).get(name);
+          if (status !== 'UP') throw new Error(`${name} is ${status ?? 'unknown'}`);
+        },
+        { timeoutMs },
+      );
+    },
+    statuses: () => serverStatuses(statsSocket),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

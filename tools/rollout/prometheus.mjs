@@ -1,0 +1,95 @@
+// Prometheus as a child process on loopback, for the tests and the rollout
+// scenarios: it scrapes app processes' metrics ports and loads rules. Debian's by
+// default; the cluster's runs the one built beside Kubernetes (with Kubernetes discovery).
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { waitForHttp } from '../lib/app-server.mjs';
+
+const PROMETHEUS_PATH = '/usr/bin/prometheus';
+
+/**
+ * @typedef {{ metric: Record<string, string>, values: [number, string][] }} RangeSeries
+ * @typedef {{ metric: Record<string, string>, value: [number, string] }} InstantSample
+ */
+
+/**
+ * Starts Prometheus on `port`, scraping `targets` (host:port) as job `meridian`
+ * every `scrapeInterval` (it also bounds each scrape), or by the given
+ * `scrapeConfigs` instead, evaluating `ruleFiles` every second; its config and
+ * storage live in `dir`. Resolves once /-/ready answers.
+ * `binary` is Debian's Prometheus unless another is named.
+ * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string }} options
+ */
+export async function startPrometheus({
+  dir,
+  port,
+  targets = [],
+  scrapeConfigs,
+  ruleFiles = [],
+  scrapeInterval = '1s',
+  binary = PROMETHEUS_PATH,
+}) {
+  const configFile = path.join(dir, 'prometheus.yml');
+  // JSON is YAML: no YAML writer needed for a config this small.
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      global: { scrape_interval: scrapeInterval, scrape_timeout: scrapeInterval, evaluation_interval: '1s' },
+      rule_files: ruleFiles,
+      scrape_configs: scrapeConfigs ?? [{ job_name: 'meridian', static_configs: [{ targets }] }],
+    }),
+  );
+  const child = spawn(
+    binary,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${path.join(dir, 'prometheus-data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  const exited = once(child, 'exit');
+  const url = `http://127.0.0.1:${port}`;
+  const diedEarly = exited.then(([code, signal]) => {
+    throw new Error(`prometheus exited (${code ?? signal}) before it was ready:\n${output}`);
+  });
+  diedEarly.catch(() => {});
+  await Promise.race([waitForHttp(`${url}/-/ready`, 20_000), diedEarly]);
+
+  async function api(endpoint, params) {
+    const response = await fetch(`${url}/api/v1/${endpoint}?${new URLSearchParams(params)}`);
+    const body = await response.json();
+    if (body.status !== 'success')
+      throw new Error(`prometheus: ${endpoint} ${JSON.stringify(params)} failed: ${body.error ?? response.status}`);
+    return body.data.result;
+  }
+
+  return {
+    url,
+    /**
+     * An instant query, now or at `time` (Unix seconds); rejects with Prometheus's error.
+     * @returns {Promise<InstantSample[]>}
+     */
+    query: (expr, time) => api('query', { query: expr, ...(time ? { time } : {}) }),
+    /** The rule groups Prometheus loaded. */
+    async rules() {
+      const response = await fetch(`${url}/api/v1/rules`);
+      const body = await response.json();
+      return body.data.groups;
+    },
+    /** @returns {Promise<RangeSeries[]>} */
+    queryRange: (expr, startMs, endMs) =>
+      api('query_range', { query: expr, start: String(startMs / 1000), end: String(endMs / 1000), step: scrapeInterval }),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
