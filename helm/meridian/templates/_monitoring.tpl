@@ -88,3 +88,18 @@ that rewrites job or namespace, and with a NetworkPolicy no Prometheus can scrap
 {{- end }}
 {{- end }}
 
+{{/*
+Alertmanager matchers as files/alertmanager.yaml writes them (`alertname="MeridianDown"`), as
+the Prometheus Operator's AlertmanagerConfig takes them ({name, value, matchType}), in YAML.
+*/}}
+{{- define "meridian.alertmanagerMatchers" -}}
+{{- $pattern := "^\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!~|!=|=)\\s*\"(.*)\"\\s*$" }}
+{{- $matchers := list }}
+{{- range . }}
+{{- if not (regexMatch $pattern .) }}
+{{- fail (printf "files/alertmanager.yaml: the matcher %s is not of the form label=\"value\" (or !=, =~, !~)" .) }}
+{{- end }}
+{{- $matchers = append $matchers (dict "name" (regexReplaceAll $pattern . "${1}") "matchType" (regexReplaceAll $pattern . "${2}") "value" (regexReplaceAll $pattern . "${3}")) }}
+{{- end }}
+{{- toYaml $matchers }}
+{{- end }}
