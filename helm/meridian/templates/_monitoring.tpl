@@ -33,26 +33,31 @@ only when its replacement names the label outright: what it maps depends on the 
 
 {{/*
 Whether Prometheus can reach the metrics port past the chart's NetworkPolicy, read from the
-policy as rendered: NetworkPolicies add up, so the port is reachable unless a policy isolates
-the pods' ingress and none of its rules admits the port. A rule admits it when it names no
-ports or names this one, from any peer (a rule without peers admits every peer). Prints
-"true" or nothing.
+policy as rendered. NetworkPolicies add up: the port is reachable unless a policy isolates the
+pods' ingress (it lists Ingress in policyTypes, or lists no policyTypes) and none of its rules
+admits the port. A rule admits it when it names no ports, or a port entry without a port, or
+this one by name, number or range, from any peer (a rule without peers admits every peer).
+Prints "true" or nothing.
 */}}
 {{- define "meridian.metricsPortReachable" -}}
 {{- $reachable := true }}
 {{- if .Values.networkPolicy.enabled }}
-{{- $metricsPort := toString (int .Values.containerPorts.metrics) }}
+{{- $metricsPort := int .Values.containerPorts.metrics }}
 {{- range regexSplit "(?m)^---\\s*$" (include (print .Template.BasePath "/networkpolicy.yaml") .) -1 }}
 {{- $policy := fromYaml . }}
-{{- if and (eq ($policy.kind | default "") "NetworkPolicy") (or (has "Ingress" ($policy.spec.policyTypes | default list)) $policy.spec.ingress) }}
+{{- $types := $policy.spec.policyTypes | default list }}
+{{- if and (eq ($policy.kind | default "") "NetworkPolicy") (or (not $types) (has "Ingress" $types)) }}
 {{- $admits := false }}
-{{- range $policy.spec.ingress }}
-{{- $ports := list }}
-{{- range .ports }}
-{{- $ports = append $ports (toString .port) }}
-{{- end }}
-{{- if or (not .ports) (has "metrics" $ports) (has $metricsPort $ports) }}
+{{- range $rule := $policy.spec.ingress }}
+{{- $admits = or $admits (not $rule.ports) }}
+{{- range $rule.ports }}
+{{- if kindIs "string" .port }}
+{{- $admits = or $admits (eq .port "metrics") }}
+{{- else if .port }}
+{{- $admits = or $admits (and (le (int .port) $metricsPort) (le $metricsPort (int (.endPort | default .port)))) }}
+{{- else }}
 {{- $admits = true }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- $reachable = and $reachable $admits }}

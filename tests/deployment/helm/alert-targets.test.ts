@@ -16,15 +16,16 @@ function chartWithNetworkPolicy(policy: string): string {
   return dir;
 }
 
-const policy = (ingress: string) => `apiVersion: networking.k8s.io/v1
+const policy = (ingress: string, policyTypes = '[Ingress]') => `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
   name: isolating
 spec:
   podSelector: {}
-  policyTypes: [Ingress]
+  policyTypes: ${policyTypes}
   ingress:
 ${ingress}`;
+const HTTP_ONLY = '    - ports: [{ port: http }]\n';
 
 describe('alert rules whose target cannot exist', () => {
   it('render with their ServiceMonitor, and with every feature on', () => {
@@ -78,24 +79,28 @@ describe('alert rules whose target cannot exist', () => {
   });
 
   it('are refused behind a NetworkPolicy that admits no scraper to the metrics port', () => {
-    const httpOnly = chartWithNetworkPolicy(policy('    - ports: [{ port: http }]\n'));
+    const httpOnly = chartWithNetworkPolicy(policy(HTTP_ONLY));
     const message = renderError({ ...RULES, networkPolicy: { enabled: true } }, { chartDir: httpOnly });
 
     expect(message).toContain('networkPolicy lets no pod reach the metrics port');
     expect(message).toContain(FOREVER);
     expect(() => render(RULES, { chartDir: httpOnly })).not.toThrow();
+    // Without policyTypes a policy isolates ingress all the same.
+    expect(
+      renderError({ ...RULES, networkPolicy: { enabled: true } }, { chartDir: chartWithNetworkPolicy(policy(HTTP_ONLY, '[]')) }),
+    ).toContain('networkPolicy lets no pod reach the metrics port');
   });
 
-  it('read the policy as Kubernetes does: a rule naming the port by number, or no port, or no peer, admits scrapers', () => {
-    for (const ingress of [
-      '    - ports: [{ port: 9464 }]\n      from: [{ namespaceSelector: {} }]\n',
-      '    - from: [{ podSelector: {} }]\n',
-      '    - {}\n',
+  it('read the policy as Kubernetes does: the port by number or range, no port, no peer admit scrapers; egress alone isolates nothing', () => {
+    for (const text of [
+      policy('    - ports: [{ port: 9464 }]\n      from: [{ namespaceSelector: {} }]\n'),
+      policy('    - ports: [{ port: 9000, endPort: 9999 }]\n'),
+      policy('    - ports: [{ protocol: TCP }]\n'),
+      policy('    - from: [{ podSelector: {} }]\n'),
+      policy('    - {}\n'),
+      policy(HTTP_ONLY, '[Egress]'),
     ]) {
-      expect(
-        () => render({ ...RULES, networkPolicy: { enabled: true } }, { chartDir: chartWithNetworkPolicy(policy(ingress)) }),
-        ingress,
-      ).not.toThrow();
+      expect(() => render({ ...RULES, networkPolicy: { enabled: true } }, { chartDir: chartWithNetworkPolicy(text) }), text).not.toThrow();
     }
   });
 });
