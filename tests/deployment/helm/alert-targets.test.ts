@@ -1,16 +1,22 @@
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CHART_DIR, EVERY_FEATURE_VALUES, kinds, render, renderError } from '../support/chart';
 
 /** The PrometheusRule with a ServiceMonitor for its job: the setup every case below breaks once. */
 const RULES = { serviceMonitor: { enabled: true }, prometheusRule: { enabled: true } };
 const FOREVER = 'MeridianDown would page forever';
 
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A copy of the chart whose NetworkPolicy template renders `policy`, whatever the values say of it. */
 function chartWithNetworkPolicy(policy: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'meridian-policy-'));
+  copies.push(dir);
   cpSync(CHART_DIR, dir, { recursive: true });
   writeFileSync(path.join(dir, 'templates', 'networkpolicy.yaml'), `{{- if .Values.networkPolicy.enabled -}}\n${policy}{{- end }}\n`);
   return dir;

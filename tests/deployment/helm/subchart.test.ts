@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { CHART_DIR, helm, render, renderError } from '../support/chart';
 import { podSpecOf, testPodOf } from '../support/workload';
@@ -40,6 +40,7 @@ describe('the chart as a dependency of an umbrella chart', () => {
     const built = helm(['dependency', 'build', umbrella]);
     expect(built.status, built.stdout + built.stderr).toBe(0);
   });
+  afterAll(() => rmSync(umbrella, { recursive: true, force: true }));
 
   it('renders with the condition on, the global pull secrets of both forms on the pods', () => {
     const objects = render({}, { chartDir: umbrella, release: 'shop', namespace: 'store' });
