@@ -22,7 +22,7 @@ import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { measureFirstVisitJs } from '../tools/bench/js-bytes.mjs';
-import { runLighthouse } from '../tools/bench/lighthouse.mjs';
+import { measureLighthouse } from '../tools/bench/lighthouse.mjs';
 import { killBenchServers } from '../tools/bench/bench-servers.mjs';
 import { measureServerMemory } from '../tools/bench/server-memory.mjs';
 import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
@@ -33,50 +33,6 @@ import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'server-overhead', 'image'];
-/** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
-const LIGHTHOUSE_PAGES = [
-  { id: 'root', path: '/' },
-  { id: 'ja', path: '/ja' },
-  { id: 'zh-CN', path: '/zh-CN' },
-  { id: 'not-found', path: '/no-such-page' },
-];
-
-const median = (values) => {
-  const list = values.filter((v) => typeof v === 'number').sort((a, b) => a - b);
-  return list.length ? list[Math.floor(list.length / 2)] : null;
-};
-
-/** BENCH_LIGHTHOUSE_RUNS runs per page, with the median of each figure. */
-async function lighthouseMedians(baseUrl, runs) {
-  const pages = [];
-  for (const target of LIGHTHOUSE_PAGES) {
-    const all = [];
-    for (let run = 1; run <= runs; run += 1) {
-      all.push(await runLighthouse(baseUrl + target.path, { reportFile: path.join(RESULTS_DIR, `lighthouse-${target.id}-${run}.json`) }));
-    }
-    const pick = (get) => median(all.map(get));
-    pages.push({
-      id: target.id,
-      path: target.path,
-      runs: all.length,
-      performance: pick((r) => r.scores.performance),
-      accessibility: pick((r) => r.scores.accessibility),
-      bestPractices: pick((r) => r.scores['best-practices']),
-      lcpMs: pick((r) => r.lcpMs),
-      tbtMs: pick((r) => r.tbtMs),
-      cls: pick((r) => r.cls),
-      fcpMs: pick((r) => r.fcpMs),
-      ttfbMs: pick((r) => r.lcpPhases?.TTFB),
-      loadMs: pick((r) => (r.lcpPhases ? (r.lcpPhases['Load Delay'] ?? 0) + (r.lcpPhases['Load Time'] ?? 0) : null)),
-      renderDelayMs: pick((r) => r.lcpPhases?.['Render Delay']),
-      renderBlockingRequests: pick((r) => r.renderBlockingRequests),
-      lcpElement: all.at(-1)?.lcpElement ?? null,
-      all,
-    });
-  }
-  return { runsPerPage: runs, pages };
-}
-
 /** The stages BENCH_ONLY selects (all when unset); null for a full run. */
 function selectedStages() {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -161,7 +117,7 @@ async function main() {
     if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
     if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
     if (runs('lighthouse')) {
-      await stage('lighthouse', 'lighthouse', () => lighthouseMedians(app.url, lighthouseRuns));
+      await stage('lighthouse', 'lighthouse', () => measureLighthouse(app.url, { runs: lighthouseRuns, resultsDir: RESULTS_DIR }));
     }
   } finally {
     await stopApp();

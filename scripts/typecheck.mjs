@@ -15,7 +15,6 @@ const EXCLUDED_UNTIL_TYPED = [
   'scripts/',
   'src/build/',
   'tests/support/',
-  'tools/bench/',
   'tools/cluster/',
   'tools/helm-values-table/',
   'tools/lib/',
