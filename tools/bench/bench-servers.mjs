@@ -9,28 +9,20 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { SERVER_CONFIG_VARIABLES } from '../../src/server/config-variables.mjs';
 import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
 import { freePort } from './util.mjs';
+
+/** @typedef {Partial<Record<import('../../src/server/config-variables.mjs').ServerConfigVariable, string>>} ServerSettings */
 
 export const STANDALONE = path.join(ROOT, '.next/standalone');
 const NEXT_ENTRY = path.join(STANDALONE, 'server.js');
 const OUR_ENTRY = path.join(ROOT, SERVER_ENTRY);
 
-/** Settings of either server that the caller's shell must not leak into a variant. */
-const SERVER_KEYS = new Set([
-  'PORT',
-  'HOSTNAME',
-  'METRICS_PORT',
-  'LOG_LEVEL',
-  'SHUTDOWN_DELAY_MS',
-  'SHUTDOWN_TIMEOUT_MS',
-  'KEEP_ALIVE_TIMEOUT',
-  'KEEP_ALIVE_TIMEOUT_MS',
-  'TRUST_PROXY',
-  'HSTS',
-  'TELEMETRY_RATE_LIMIT_PER_MINUTE',
-  '__NEXT_PRIVATE_STANDALONE_CONFIG',
-]);
+/** What Next's standalone server.js reads (its template is in next/dist/build/utils.js). */
+export const NEXT_SERVER_VARIABLES = ['PORT', 'HOSTNAME', 'KEEP_ALIVE_TIMEOUT', '__NEXT_PRIVATE_STANDALONE_CONFIG'];
+/** Settings of either server that the caller's shell must not leak into a variant (and OTEL_*, below). */
+const SERVER_KEYS = new Set([...SERVER_CONFIG_VARIABLES, ...NEXT_SERVER_VARIABLES]);
 /** @type {Set<import('node:child_process').ChildProcess>} */
 const live = new Set();
 
@@ -74,7 +66,7 @@ async function waitForOk(url, timeoutMs = 60_000) {
 
 /**
  * Spawns `node <entry>` in the standalone folder; resolves once `readyPath` answers 200.
- * @param {{ name: string, entry: string, port: number, env: Record<string, string>, readyPath: string, nodeArgs?: string[], host?: string }} options
+ * @param {{ name: string, entry: string, port: number, env: Record<string, string | undefined>, readyPath: string, nodeArgs?: string[], host?: string }} options
  * @returns {Promise<BenchServer>}
  */
 async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], host = '127.0.0.1' }) {
@@ -140,18 +132,31 @@ export async function startNext({ nodeArgs } = {}) {
 }
 
 /**
+ * The settings our entry gets in every variant: metrics on `metricsPort`, info logging, and
+ * tracing to `otlpEndpoint` when there is one. SHUTDOWN_DELAY_MS=0 only shortens stop(); it
+ * plays no part in serving.
+ * @param {{ metricsPort: number, otlpEndpoint?: string }} options
+ * @returns {ServerSettings}
+ */
+export function ourSettings({ metricsPort, otlpEndpoint }) {
+  return {
+    METRICS_PORT: String(metricsPort),
+    LOG_LEVEL: 'info',
+    SHUTDOWN_DELAY_MS: '0',
+    ...(otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } : {}),
+  };
+}
+
+/**
  * (b) our entry, metrics and info logging on; (c) the same with tracing to `otlpEndpoint`.
- * SHUTDOWN_DELAY_MS=0 only shortens stop(); it plays no part in serving.
- * @param {{ name?: string, otlpEndpoint?: string, nodeArgs?: string[], env?: Record<string, string> }} [options]
+ * @param {{ name?: string, otlpEndpoint?: string, nodeArgs?: string[], env?: ServerSettings }} [options]
  * @returns {Promise<BenchServer & { metricsUrl: string }>}
  */
-export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env: extraEnv = {} } = {}) {
+export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env = {} } = {}) {
   const port = await freePort();
   const metricsPort = await freePort();
-  /** @type {Record<string, string>} */
-  const env = { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' };
-  if (otlpEndpoint) env.OTEL_EXPORTER_OTLP_ENDPOINT = otlpEndpoint;
-  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: { ...env, ...extraEnv }, readyPath: '/readyz', nodeArgs });
+  const settings = { ...ourSettings({ metricsPort, otlpEndpoint }), ...env };
+  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: settings, readyPath: '/readyz', nodeArgs });
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
