@@ -56,7 +56,7 @@ async function main() {
   const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 3)));
   const only = selectedStages();
-  const runs = (name) => !only || only.has(name);
+  const runs = (/** @type {string} */ name) => !only || only.has(name);
   log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
   if (only) log(`BENCH_ONLY: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
 
@@ -65,6 +65,7 @@ async function main() {
   const build = ensureBuild();
 
   const port = await freePort();
+  /** @type {Awaited<ReturnType<typeof startApp>> | null} */
   let app = null;
   const stopApp = async () => {
     const running = app;
@@ -87,6 +88,7 @@ async function main() {
     killBenchServers();
   });
 
+  /** @type {import('../tools/bench/summary.mjs').BenchResults} */
   const results = {
     throughput: null,
     ceiling: null,
@@ -95,16 +97,25 @@ async function main() {
     lighthouse: null,
     serverOverhead: null,
     serverMemory: null,
+    image: null,
   };
+  /** @type {{ stage: string, message: string }[]} */
   const errors = [];
+  /**
+   * Runs one stage into `results[key]`; a stage that throws is logged and leaves it null.
+   * @template {keyof typeof results} K
+   * @param {K} key
+   * @param {string} name
+   * @param {() => Promise<(typeof results)[K]>} fn
+   */
   const stage = async (key, name, fn) => {
     if (interrupted) return;
     try {
       results[key] = await fn();
     } catch (error) {
       if (interrupted) return;
-      errors.push({ stage: name, message: error.message });
-      log(`\nERROR in ${name}: ${error.stack ?? error}`);
+      errors.push({ stage: name, message: error instanceof Error ? error.message : String(error) });
+      log(`\nERROR in ${name}: ${(error instanceof Error && error.stack) || error}`);
       if (app) log(`App server output (last 2000 chars):\n${app.output().slice(-2000)}`);
     }
   };
@@ -112,12 +123,13 @@ async function main() {
     if (runs('throughput') || runs('js') || runs('lighthouse')) {
       heading('App server');
       app = await startApp({ port });
-      log(`Started the app server (tools/lib/app-server.mjs) at ${app.url}`);
-    }
-    if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
-    if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
-    if (runs('lighthouse')) {
-      await stage('lighthouse', 'lighthouse', () => measureLighthouse(app.url, { runs: lighthouseRuns, resultsDir: RESULTS_DIR }));
+      const { url } = app;
+      log(`Started the app server (tools/lib/app-server.mjs) at ${url}`);
+      if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(url, { durationS, warmupS, rounds }));
+      if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${url}/`));
+      if (runs('lighthouse')) {
+        await stage('lighthouse', 'lighthouse', () => measureLighthouse(url, { runs: lighthouseRuns, resultsDir: RESULTS_DIR }));
+      }
     }
   } finally {
     await stopApp();
