@@ -7,7 +7,11 @@ import path from 'node:path';
 import ts from 'typescript';
 import { ROOT } from '../tools/lib/app-server.mjs';
 
-/** Excluded until typed: each line is a folder (ending in `/`) or a file; delete it once its files check. */
+/**
+ * Excluded until typed: each line is a folder (ending in `/`) or a file; delete it once its files
+ * check. (helm/meridian/files/helm-test.js, a plain script the helm test pod runs, is outside
+ * tsconfig.json: as a script, not a module, its names would be global to every file.)
+ */
 const EXCLUDED_UNTIL_TYPED = [
   'tools/cluster/',
   'tools/cluster-binaries.mjs',
@@ -58,4 +62,5 @@ if (diagnostics.length > 0) {
   console.log(`typecheck: ${diagnostics.length} error(s)`);
   process.exit(1);
 }
-console.log(`typecheck: ${program.getSourceFiles().length} files, no errors (excluded until typed: ${EXCLUDED_UNTIL_TYPED.join(', ')})`);
+const ours = program.getSourceFiles().filter((file) => !file.isDeclarationFile && !file.fileName.includes('/node_modules/'));
+console.log(`typecheck: ${ours.length} files, no errors (excluded until typed: ${EXCLUDED_UNTIL_TYPED.join(', ')})`);
