@@ -1,5 +1,5 @@
 // Lint: the one-way imports between the rooms of src/ (docs/architecture.md) and between the
-// commands, the harness and the tests (docs/testing.md, where harness code lives).
+// commands, the harness and the tests (docs/testing.md#where-harness-code-lives).
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -26,7 +26,7 @@ function baseImageOf(image) {
 }
 
 /**
- * Seconds from `docker run` to the first 200 of /readyz, as the README runs the image (read-only, tmpfs).
+ * Seconds from `docker run` to the first 200 of /readyz, as docs/operations.md#docker runs the image (read-only, tmpfs).
  * @param {string} image
  */
 async function secondsToReady(image) {

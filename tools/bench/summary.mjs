@@ -1,4 +1,4 @@
-// The final table (markdown, pastes into the README) and bench-results/summary.json.
+// The final table (Markdown, pastes into docs/performance.md) and bench-results/summary.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';

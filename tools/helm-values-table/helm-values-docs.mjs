@@ -92,7 +92,7 @@ export function valuesTable(valuesYaml) {
   return ['| Key | Default | Description |', '|---|---|---|', ...rows].join('\n');
 }
 
-export const TABLE_START = '<!-- values table: generated from values.yaml by `node scripts/helm-values-table.mjs` -->';
+export const TABLE_START = '<!-- values table: generated from values.yaml by `npm run helm:values-table` -->';
 export const TABLE_END = '<!-- end of values table -->';
 
 /**
