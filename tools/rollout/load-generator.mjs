@@ -3,6 +3,7 @@
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildIdOfAnswer } from './answered-build.mjs';
+import { emptyCounts } from './traffic-totals.mjs';
 
 /**
  * Pages served from memory and the file every open tab polls: what visitors send
@@ -15,17 +16,7 @@ const DEFAULT_TARGETS = [{ path: '/' }, { path: '/ja' }, { path: '/builds/latest
 const REQUEST_TIMEOUT_MS = 10_000;
 
 /** @param {number} second */
-function newBucket(second) {
-  return {
-    second,
-    requests: 0,
-    ok: 0,
-    serverErrors: 0,
-    otherStatuses: 0,
-    connectionErrors: 0,
-    builds: /** @type {Record<string, number>} */ ({}),
-  };
-}
+const newBucket = (second) => ({ second, ...emptyCounts() });
 
 /**
  * Sends `ratePerSecond` GETs to `baseUrl`, spread evenly and whatever the
