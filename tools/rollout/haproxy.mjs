@@ -33,13 +33,14 @@ function askStatsSocket(socketPath, command) {
 async function serverStatuses(socketPath) {
   const [header = '', ...rows] = (await askStatsSocket(socketPath, 'show stat')).trim().split('\n');
   const columns = header.replace(/^# /, '').split(',');
-  const [proxy, server, status] = ['pxname', 'svname', 'status'].map((name) => columns.indexOf(name));
+  const column = (/** @type {string} */ name) => columns.indexOf(name);
+  const [proxy, server, status] = [column('pxname'), column('svname'), column('status')];
   /** @type {Map<string, string>} */
   const statuses = new Map();
   for (const row of rows) {
     const cells = row.split(',');
-    const [proxyName, serverName, serverStatus] = [proxy, server, status].map((column) => cells[column ?? -1] ?? '');
-    if (proxyName === 'app' && serverName !== 'BACKEND') statuses.set(serverName ?? '', serverStatus ?? '');
+    const name = cells[server] ?? '';
+    if (cells[proxy] === 'app' && name !== 'BACKEND') statuses.set(name, cells[status] ?? '');
   }
   return statuses;
 }
