@@ -26,7 +26,7 @@ describe('values documentation', () => {
   it('keeps the chart README values table in step with values.yaml', () => {
     const readme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
 
-    expect(readme, 'run `node scripts/helm-values-table.mjs`').toBe(withValuesTable(readme, valuesYaml));
+    expect(readme, 'run `npm run helm:values-table`').toBe(withValuesTable(readme, valuesYaml));
   });
 
   it('has a schema entry for every value, and no entry for a value that does not exist', () => {
