@@ -103,6 +103,11 @@ describe('ingress', () => {
     expect(render().map((object) => object.kind)).not.toContain('Ingress');
   });
 
+  it('has no example host to route by default, and refuses to render without a host', () => {
+    expect(renderError({ ingress: { enabled: true } })).toContain('ingress.enabled needs ingress.hosts');
+    expect(find(render({ httpRoute: { enabled: true } }), 'HTTPRoute').spec).not.toHaveProperty('hostnames');
+  });
+
   it('routes its hosts to the http Service port, with class and TLS', () => {
     const ingress = find(render({}, { files: [EVERY_FEATURE_VALUES] }), 'Ingress') as unknown as IIngress;
 

@@ -148,6 +148,7 @@ const OPEN_BY_DESIGN = [
   '/networkPolicy/metrics/podSelector',
   '/serviceMonitor/relabelings/[]',
   '/serviceMonitor/metricRelabelings/[]',
+  '/alertmanagerConfig/receivers/[]',
 ].sort();
 
 /** A value of a type the node does not allow. */
