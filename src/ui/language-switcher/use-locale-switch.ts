@@ -4,6 +4,7 @@ import { useCallback, type MouseEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { serializeLocaleCookie } from '@/shared/locale-cookie';
 import { localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
+import { isPlainClick } from '@/ui/navigation/site-link';
 
 /** The same page, query and hash in another locale. */
 export function switchedLocation(target: Locale, location: Pick<Location, 'pathname' | 'search' | 'hash'>): string {
@@ -20,7 +21,7 @@ export function useLocaleSwitch() {
   const router = useRouter();
   return useCallback(
     (event: MouseEvent<HTMLAnchorElement>, target: Locale) => {
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (!isPlainClick(event)) return;
       document.cookie = serializeLocaleCookie(target, window.location.protocol === 'https:');
       event.preventDefault();
       const destination = switchedLocation(target, window.location);
