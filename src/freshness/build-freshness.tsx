@@ -1,22 +1,28 @@
 'use client';
 
+import { lazy, Suspense } from 'react';
+import { useLoadEventFired } from '@/shared/load-event';
 import type { Locale } from '@/shared/locales';
-import { useBuildPoller } from './use-build-poller';
 import { useChunkRecovery } from './use-chunk-recovery';
-import { usePayloadFailureReports } from './use-payload-failure-reports';
-import { useRouteManifestPrefetch } from './use-route-manifest-prefetch';
+
+/** Code that only acts once the browser is idle: loaded after the load event, outside the first load. */
+const AfterLoadFreshness = lazy(() => import('./after-load-freshness'));
 
 /**
- * Build freshness in the browser: polls builds/latest.json and, once a new
- * build is out, makes the next navigation a full load; fetches this build's
- * route manifest and prefetches the payloads of the prerendered pages this
- * page links to in its locale; reports failed router payloads; recovers from
- * chunks that fail to load.
+ * Build freshness in the browser. From the start: recovers from chunks that
+ * fail to load (one may fail while this very page loads, mid-rollout). After
+ * the load event: polls builds/latest.json and, once a new build is out,
+ * makes the next navigation a full load; fetches this build's route manifest
+ * and prefetches the payloads of the prerendered pages this page links to in
+ * its locale; reports failed router payloads.
  */
 export function BuildFreshness({ locale }: { locale: Locale }) {
   useChunkRecovery();
-  usePayloadFailureReports();
-  useBuildPoller();
-  useRouteManifestPrefetch(locale);
-  return null;
+  const loaded = useLoadEventFired();
+  if (!loaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <AfterLoadFreshness locale={locale} />
+    </Suspense>
+  );
 }

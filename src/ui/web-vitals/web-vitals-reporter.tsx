@@ -1,23 +1,23 @@
 'use client';
 
-import { useReportWebVitals } from 'next/web-vitals';
+import { lazy, Suspense } from 'react';
+import { useLoadEventFired } from '@/shared/load-event';
 import type { Locale } from '@/shared/locales';
-import { reportTelemetry } from '@/shared/telemetry-client';
 
-const REPORTED = new Set(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']);
+/**
+ * web-vitals (about 3 KiB br) arrives after the load event, outside the first
+ * load. Its observers read the browser's buffered entries, so this page
+ * view's LCP, CLS and INP are still reported (tests/e2e/web-vitals.spec.ts).
+ */
+const VitalsReport = lazy(() => import('./vitals-report'));
 
 /** Sends this visitor's Core Web Vitals to /api/telemetry, by locale and page. */
 export function WebVitalsReporter({ locale }: { locale: Locale }) {
-  useReportWebVitals((metric) => {
-    if (!REPORTED.has(metric.name)) return;
-    reportTelemetry({
-      type: 'web_vital',
-      name: metric.name as 'LCP' | 'INP' | 'CLS' | 'FCP' | 'TTFB',
-      value: metric.value,
-      locale,
-      route: window.location.pathname,
-      id: metric.id,
-    });
-  });
-  return null;
+  const loaded = useLoadEventFired();
+  if (!loaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <VitalsReport locale={locale} />
+    </Suspense>
+  );
 }
