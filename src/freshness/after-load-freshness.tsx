@@ -5,7 +5,12 @@ import { useBuildPoller } from './use-build-poller';
 import { usePayloadFailureReports } from './use-payload-failure-reports';
 import { useRouteManifestPrefetch } from './use-route-manifest-prefetch';
 
-/** What build freshness does once the page has loaded (see build-freshness.tsx). */
+/**
+ * Build freshness once the page has loaded (src/app/[locale]/background-work.tsx): polls
+ * builds/latest.json and, once a new build is out, makes the next navigation a full
+ * load; fetches this build's route manifest and prefetches the payloads of the
+ * prerendered pages this page links to in its locale; reports failed router payloads.
+ */
 export default function AfterLoadFreshness({ locale }: { locale: Locale }) {
   usePayloadFailureReports();
   useBuildPoller();

@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { BuildFreshness } from '@/freshness/build-freshness';
 import { ClientMessagesProvider } from '@/i18n/client-messages';
 import { routeLocale } from '@/i18n/route-locale';
 import { getClientMessages } from '@/i18n/server';
@@ -8,7 +7,7 @@ import { LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
 import { DocumentShell, documentMetadata } from '@/ui/layouts/document-shell';
 import { NavigationProgress } from '@/ui/navigation-progress/navigation-progress-view';
-import { WebVitalsReporter } from '@/ui/web-vitals/web-vitals-reporter';
+import { BackgroundWork } from './background-work';
 
 export const dynamicParams = false;
 
@@ -35,8 +34,7 @@ export default async function LocaleLayout({ children, params }: { children: Rea
     <DocumentShell locale={locale}>
       <ClientMessagesProvider locale={locale} messages={messages}>
         <NavigationProgress />
-        <WebVitalsReporter locale={locale} />
-        <BuildFreshness locale={locale} />
+        <BackgroundWork locale={locale} />
         {children}
       </ClientMessagesProvider>
     </DocumentShell>

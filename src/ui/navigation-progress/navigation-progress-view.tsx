@@ -1,10 +1,11 @@
 'use client';
 
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { usePathname, useSearchParams } from 'next/navigation';
-import { LoadingBar } from './loading-bar';
-import { LoadingOverlay } from './loading-overlay';
+import { useClientT } from '@/i18n/client-messages';
 import { navigationProgress } from './navigation-progress';
+import barStyles from './loading-bar.module.css';
+import overlayStyles from './loading-overlay.module.css';
 
 /** The page a client navigation brings fades in (about 100 ms); the first page paints at once. */
 function fadeInPage(): void {
@@ -26,15 +27,35 @@ function RouteRenderedTracker() {
   return null;
 }
 
-/** The loading bar and overlay, the end of what drives them, and the new page's fade. */
+/**
+ * The thin loading bar above the page during client navigations, and the
+ * overlay that covers the page while one takes longer than the bar's throttle
+ * (never on first load: both start hidden); the end of what drives them, and
+ * the new page's fade.
+ */
 export function NavigationProgress() {
+  const t = useClientT('loading');
+  const state = useSyncExternalStore(navigationProgress.subscribe, navigationProgress.getSnapshot, navigationProgress.getServerSnapshot);
+  const overlayVisible = state.phase === 'progressing';
   return (
     <>
       <Suspense fallback={null}>
         <RouteRenderedTracker />
       </Suspense>
-      <LoadingBar />
-      <LoadingOverlay />
+      <div
+        className={barStyles.bar}
+        data-testid="loading-bar"
+        data-phase={state.phase}
+        data-visible={state.visible}
+        style={{ transform: `scaleX(${state.progress / 100})` }}
+        aria-hidden="true"
+      />
+      <div className={overlayStyles.overlay} data-visible={overlayVisible} data-testid="loading-overlay" aria-hidden={!overlayVisible}>
+        <div className={overlayStyles.spinner} />
+        <p className={overlayStyles.label} role="status">
+          {overlayVisible ? t('overlay') : ''}
+        </p>
+      </div>
     </>
   );
 }

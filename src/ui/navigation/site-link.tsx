@@ -20,15 +20,14 @@ export function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
  * next/link's prefetching and its 3.5 KiB br before the load event bought
  * nothing (docs/performance.md).
  */
-export function SiteLink({ href, onClick, ...props }: ComponentProps<'a'> & { href: string }) {
+export function SiteLink({ href, ...props }: Omit<ComponentProps<'a'>, 'onClick'> & { href: string }) {
   const router = useRouter();
   return (
     <a
       {...props}
       href={href}
       onClick={(event) => {
-        onClick?.(event);
-        if (event.defaultPrevented || !isPlainClick(event)) return;
+        if (!isPlainClick(event)) return;
         event.preventDefault();
         router.push(href);
       }}
