@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { localeOfPath } from '@/shared/locales';
+import { HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 
 const MAX_LOGGED_PATH = 512;
 const MAX_LOGGED_USER_AGENT = 256;
 /** Probes are frequent and uninteresting: debug level only. */
-const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+const QUIET_PATHS = new Set([HEALTH_PATH, READINESS_PATH]);
 
 /** The path as logged and traced: bounded, so no request can blow up a log line. */
 export function loggedPath(pathname: string): string {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '@opentelemetry/api';
+import type { RoutingDecision } from '@/i18n/routing';
 import type { Logger } from 'pino';
 import { localeOfRoute, loggedPath, loggedUserAgent, writeAccessLine } from './access-log';
 import type { MeteredResponse } from './metered-response';
@@ -10,8 +11,9 @@ import { endServerSpan, startServerSpan } from './server-span';
 
 /**
  * Watches one request on the public port until its response closes: timed,
- * counted by route template, traced when `tracedScheme` is given (tracing on),
- * and logged once. Returns the span's context to run the request in, if traced.
+ * counted by the route template of `decision` (the request's routing decision,
+ * made once), traced when `tracedScheme` is given (tracing on), and logged
+ * once. Returns the span's context to run the request in, if traced.
  */
 export function observeRequest(
   deps: { logger: Logger; metrics: Metrics },
@@ -19,6 +21,7 @@ export function observeRequest(
   res: MeteredResponse,
   requestId: string,
   pathname: string,
+  decision: RoutingDecision,
   clientAddress: string,
   tracedScheme: 'http' | 'https' | undefined,
 ): Context | undefined {
@@ -32,7 +35,7 @@ export function observeRequest(
 
   res.once('close', () => {
     const status = res.statusCode;
-    const route = routeLabel(pathname, status);
+    const route = routeLabel(pathname, decision, status);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     countRequestEnd(deps.metrics, method, route, status, seconds);
     const spanContext = serverSpan?.span.spanContext();

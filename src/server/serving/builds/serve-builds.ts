@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
+import { BUILD_MANIFEST_PREFIX, LATEST_BUILD_PATH } from '@/shared/site-paths';
 import type { BuildFiles } from './build-files';
 import { answerAnyTagMatch } from '@/server/serving/negotiation/negotiation';
-
-const META_PREFIX = '/builds/meta/';
 
 function json(res: ServerResponse, req: IncomingMessage, status: number, body: Buffer | string, cacheControl: string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -23,13 +22,13 @@ function json(res: ServerResponse, req: IncomingMessage, status: number, body: B
  * (see allowed-methods.ts).
  */
 export function serveBuilds(req: IncomingMessage, res: ServerResponse, pathname: string, files: BuildFiles, pollIntervalMs: number): void {
-  if (pathname === '/builds/latest.json') {
+  if (pathname === LATEST_BUILD_PATH) {
     res.setHeader(POLL_INTERVAL_HEADER, String(pollIntervalMs));
     return json(res, req, 200, files.latest, 'no-cache, no-store, must-revalidate');
   }
   const manifest =
-    pathname.startsWith(META_PREFIX) && pathname.endsWith('.json')
-      ? files.manifests.get(pathname.slice(META_PREFIX.length, -'.json'.length))
+    pathname.startsWith(BUILD_MANIFEST_PREFIX) && pathname.endsWith('.json')
+      ? files.manifests.get(pathname.slice(BUILD_MANIFEST_PREFIX.length, -'.json'.length))
       : undefined;
   if (manifest) return json(res, req, 200, manifest, 'public, max-age=31536000, immutable');
   return json(res, req, 404, '{"error":"no such build file"}\n', 'no-store');

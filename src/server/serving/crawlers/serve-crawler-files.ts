@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerAnyTagMatch } from '@/server/serving/negotiation/negotiation';
+import { answerPlainText } from '@/server/serving/plain-text';
 import { renderRobots, renderSitemap } from './sitemap';
 
 export interface CrawlerFiles {
@@ -26,12 +27,15 @@ const FILES = { '/robots.txt': 'text/plain; charset=utf-8', '/sitemap.xml': 'app
 export function serveCrawlerFile(req: IncomingMessage, res: ServerResponse, pathname: string, files: CrawlerFiles): boolean {
   if (pathname !== '/robots.txt' && pathname !== '/sitemap.xml') return false;
   const body = pathname === '/robots.txt' ? files.robots : files.sitemap;
-  res.setHeader('Cache-Control', body ? 'public, max-age=3600' : 'no-store');
-  if (body && answerAnyTagMatch(req, res)) return true;
-  res.setHeader('Content-Type', body ? FILES[pathname] : 'text/plain; charset=utf-8');
-  const sent = body ?? Buffer.from('Not Found\n');
-  res.statusCode = body ? 200 : 404;
-  res.setHeader('Content-Length', sent.length);
-  res.end(req.method === 'HEAD' ? undefined : sent);
+  if (!body) {
+    answerPlainText(req, res, 404, 'Not Found');
+    return true;
+  }
+  res.setHeader('Cache-Control', 'public, max-age=3600');
+  if (answerAnyTagMatch(req, res)) return true;
+  res.setHeader('Content-Type', FILES[pathname]);
+  res.statusCode = 200;
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
   return true;
 }

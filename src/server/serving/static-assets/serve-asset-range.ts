@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseRange from 'range-parser';
+import { answerPlainText } from '@/server/serving/plain-text';
 import { contentTypeOf } from './static-assets';
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer | string): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+function send(req: IncomingMessage, res: ServerResponse, status: number, bytes: Buffer): void {
   res.statusCode = status;
   res.setHeader('Content-Length', bytes.length);
   res.end(req.method === 'HEAD' ? undefined : bytes);
@@ -26,8 +26,7 @@ export async function serveAssetRange(req: IncomingMessage, res: ServerResponse,
   const ranges = req.headers['if-range'] === undefined ? parseRange(content.length, String(req.headers.range), { combine: true }) : -2;
   if (ranges === -1) {
     res.setHeader('Content-Range', `bytes */${content.length}`);
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    return send(req, res, 416, 'Range Not Satisfiable\n');
+    return answerPlainText(req, res, 416, 'Range Not Satisfiable');
   }
   const [range] = ranges === -2 || ranges.type !== 'bytes' || ranges.length !== 1 ? [] : ranges;
   if (!range) return send(req, res, 200, content);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { StaticAssets } from './static-assets';
 import { answerAnyTagMatch, preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
+import { answerPlainText } from '@/server/serving/plain-text';
 import { serveAssetRange } from './serve-asset-range';
 
 const STATIC_PREFIX = '/_next/static/';
@@ -27,10 +28,7 @@ export function serveStaticAsset(req: IncomingMessage, res: ServerResponse, path
   if (!pathname.startsWith(STATIC_PREFIX)) return false;
   const known = assets.paths.has(pathname) ? pathname : assets.paths.has(decoded(pathname)) ? decoded(pathname) : undefined;
   if (!known) {
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.end(req.method === 'HEAD' ? undefined : 'Not Found\n');
+    answerPlainText(req, res, 404, 'Not Found');
     return Promise.resolve();
   }
   // The file name carries its content hash: it never changes.
