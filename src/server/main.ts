@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, IncomingMessage, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { isNamespace } from '@/i18n/namespaces';
 import { installRouteHandoverKey } from '@/i18n/route-handover';
@@ -8,20 +8,19 @@ import { installObservability } from '@/shared/observability';
 import { readBuildInfo } from './build-info';
 import { loadBuildFiles } from './serving/builds/build-files';
 import { ConfigError, readConfig, type ServerConfig } from './config';
+import { createPublicServer } from './serving/public-server';
 import { createRequestListener } from './serving/request-pipeline';
 import { createCrawlerFiles } from './serving/crawlers/serve-crawler-files';
-import { answerUnparsedRequests } from './serving/edge/unparsed-requests';
 import type { NotFoundPages } from './serving/not-found/serve-not-found';
 import { createMetricsServer } from './metrics-server';
 import { routeConsoleToLogger } from './observability/console-to-logger';
 import { createLogger } from './observability/logger';
-import { MeteredResponse } from './observability/metered-response';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
 import { loadPageRoutes } from './serving/not-found/page-routes';
 import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
-import { loadStaticAssets } from './serving/static-assets/static-assets';
+import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
 import { loadNext, type PreparedNext } from './serving/next/next-app';
 import { createRateLimiter } from './serving/telemetry/rate-limit';
@@ -69,30 +68,25 @@ async function main(config: ServerConfig): Promise<void> {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
   }
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
-  const publicServer = createServer(
-    {
-      IncomingMessage,
-      ServerResponse: MeteredResponse,
-      keepAliveTimeout: config.keepAliveTimeoutMs,
-      headersTimeout: config.keepAliveTimeoutMs + 1000,
-    },
+  const publicServer = createPublicServer(
+    config,
     createRequestListener({
       config,
       dir,
       logger,
       metrics,
       pages,
-      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys()),
-      assets: loadStaticAssets(dir),
-      buildFiles: loadBuildFiles(dir),
+      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
+      files: loadSiteFiles(dir),
+      buildFiles: loadBuildFiles(dir, config.buildPollIntervalMs),
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       notFoundPages,
       next: () => preparedNext,
       routeHandoverKey,
     }),
+    { metrics, logger },
   );
-  answerUnparsedRequests(publicServer, { metrics, logger });
   const metricsServer = createMetricsServer(metrics.registry);
   await listen(publicServer, config.port, config.hostname);
   await listen(metricsServer, config.metricsPort, config.hostname);

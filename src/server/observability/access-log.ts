@@ -115,9 +115,12 @@ export function writeAccessLine(logger: Logger, pathname: string, line: AccessLi
   if (pendingLines.push({ writer, level, line }) === 1) setImmediate(flushAccessLines);
 }
 
-/** The access line of a request refused before Node parsed it (see src/server/serving/edge/unparsed-requests.ts). */
-export function logUnparsedRefusal(logger: Logger, method: 'CONNECT' | 'other', remoteAddress: string): void {
-  logger.info({ method, route: 'other', status: 405, remote_address: remoteAddress }, 'request');
+/** The access line of a request answered before Node parsed it (see src/server/serving/edge/unparsed-requests.ts). */
+export function logUnparsedRequest(
+  logger: Logger,
+  line: { method: string; status: number; reason: string; path: string | undefined; remote_address: string },
+): void {
+  logger.info({ ...line, path: line.path === undefined ? undefined : loggedPath(line.path), route: 'unparsed' }, 'request');
 }
 
 export function logRequestFailure(logger: Logger, error: unknown, requestId: string, pathname: string): void {

@@ -33,7 +33,14 @@ export function observeRequest(
     ? startServerSpan(req, { method, path: loggedPath(pathname), scheme: tracedScheme, clientAddress, userAgent })
     : undefined;
 
-  res.once('close', () => {
+  let ended = false;
+  // The response closes when it is sent or its connection goes. A request queued on its
+  // connection behind another (pipelined) has a response that never closes if the connection
+  // goes first (after a parse error, say): Node closes the request then, so both are watched,
+  // the request only once its connection is gone (until then its response will close).
+  const end = function (this: unknown) {
+    if (ended || (this === req && req.socket?.destroyed === false)) return;
+    ended = true;
     const status = res.statusCode;
     const route = routeLabel(pathname, decision, status);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
@@ -56,6 +63,8 @@ export function observeRequest(
       trace_id: spanContext?.traceId,
       span_id: spanContext?.spanId,
     });
-  });
+  };
+  res.on('close', end);
+  req.on('close', end);
   return serverSpan?.context;
 }

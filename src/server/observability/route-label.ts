@@ -23,6 +23,8 @@ export const ROUTES = [
   'redirect',
   'not_found',
   'other',
+  /** Answered before it could be parsed: see serving/edge/unparsed-requests.ts. */
+  'unparsed',
 ] as const;
 
 export type RouteLabel = (typeof ROUTES)[number];
@@ -49,6 +51,11 @@ function templateOf(pathname: string, decision: RoutingDecision): RouteLabel {
   return LOCALE_HOMES.has(decision.internalPathname) ? '/[locale]' : 'other';
 }
 
+/** A status that sends the visitor elsewhere; 304 (their copy is good) is an answer of the page itself. */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
 /**
  * The template of a finished request, from the decision made at its start
  * (src/server/serving/routing/request-route.ts): its status decides between
@@ -57,9 +64,7 @@ function templateOf(pathname: string, decision: RoutingDecision): RouteLabel {
 export function routeLabel(pathname: string, decision: RoutingDecision, status: number): RouteLabel {
   if (status === 404) return 'not_found';
   const template = templateOf(pathname, decision);
-  if (status >= 300 && status < 400 && (template === '/' || template === '/[locale]' || template === 'other')) {
-    return 'redirect';
-  }
+  if (isRedirect(status) && (template === '/' || template === '/[locale]' || template === 'other')) return 'redirect';
   return template;
 }
 

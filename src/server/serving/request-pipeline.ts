@@ -12,9 +12,13 @@ import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
+import { serveFile } from './files/serve-file';
+import type { ServedFile } from './files/served-file';
+import { BUILD_ASSETS_PREFIX, siteFileOf } from './files/site-files';
 import { refuseMethod } from './edge/allowed-methods';
 import { clientAddressOf, compileTrust, schemeOf } from './edge/client-address';
 import { requestIdOf } from './edge/request-id';
+import { malformedHeadOf } from './edge/request-head';
 import { originForm } from './edge/request-target';
 import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
@@ -26,8 +30,6 @@ import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
-import { serveStaticAsset } from './static-assets/serve-static-asset';
-import type { StaticAssets } from './static-assets/static-assets';
 import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
@@ -36,7 +38,8 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
-  assets: StaticAssets;
+  /** The build's assets and public/, by URL path. */
+  files: ReadonlyMap<string, ServedFile>;
   buildFiles: BuildFiles;
   crawlerFiles: CrawlerFiles;
   /** Filled in once Next has rendered the templates; empty until then. */
@@ -75,8 +78,14 @@ export function createRequestListener(deps: PipelineDeps) {
     head: HeaderList,
   ): Promise<void> | void {
     const { pathname } = route;
-    if (route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
+    const malformed = malformedHeadOf(req);
+    if (malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
     setHeaderList(res, head);
+    if (malformed !== undefined) {
+      // What follows a head that cannot be trusted cannot be either.
+      res.setHeader('Connection', 'close');
+      return answerPlainText(req, res, 400, malformed);
+    }
     if (refuseMethod(req, res, pathname)) return;
     // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
     if (!req.url?.startsWith('/')) return answerPlainText(req, res, 400, 'Bad Request');
@@ -86,10 +95,13 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === TELEMETRY_ENDPOINT) {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
-    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles, config.buildPollIntervalMs);
+    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles);
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
-    const asset = serveStaticAsset(req, res, pathname, deps.assets);
-    if (asset) return asset;
+    const file = siteFileOf(deps.files, pathname);
+    if (file) return serveFile(req, res, file);
+    // A file of another build (during a rollout): a plain, uncached 404, so the browser sees a
+    // chunk error and recovers, and no cache keeps the miss.
+    if (pathname.startsWith(BUILD_ASSETS_PREFIX)) return answerPlainText(req, res, 404, 'Not Found');
     if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     const next = deps.next();
@@ -98,7 +110,8 @@ export function createRequestListener(deps: PipelineDeps) {
     if (!next.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
       return answerPlainText(req, res, 400, 'Bad Request: unreadable Next-Router-State-Tree');
     }
-    return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey);
+    const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
+    return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
   }
 
   /** The last answer to a request that threw: a 500 if nothing was sent yet, else the connection cut. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { answerPlainText } from '@/server/serving/plain-text';
 
@@ -35,26 +34,4 @@ export function refuseMethod(req: IncomingMessage, res: ServerResponse, pathname
   }
   answerPlainText(req, res, 405, 'Method Not Allowed');
   return true;
-}
-
-/** The answer to a request whose method Node cannot hand us (CONNECT, tokens its parser does not know). */
-export function writeRawMethodNotAllowed(socket: Duplex): void {
-  // Node hands a CONNECT socket over with no error listener of its own: a reset from the
-  // peer would otherwise be an uncaught error, and the end of the process.
-  socket.on('error', () => socket.destroy());
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = 'Method Not Allowed\n';
-  socket.end(
-    'HTTP/1.1 405 Method Not Allowed\r\n' +
-      `Allow: ${READ_ONLY.join(', ')}\r\n` +
-      'Content-Type: text/plain; charset=utf-8\r\n' +
-      'Cache-Control: no-store\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      `Content-Length: ${body.length}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Locale } from '@/shared/locales';
-import { fillNotFoundBody, fitsTemplate, type NotFoundTemplate } from './not-found-template';
+import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy } from '@/server/serving/edge/content-security-policy';
+import { fillNotFoundBody, fitsTemplate, notFoundScriptHashes, type NotFoundTemplate } from './not-found-template';
 import type { PageRoutes } from './page-routes';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import { ROUTER_VARY } from '@/shared/router-headers';
@@ -28,6 +29,7 @@ export function serveNotFound(req: IncomingMessage, res: ServerResponse, route: 
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'private, no-cache, no-store, max-age=0, must-revalidate');
   res.setHeader('Vary', ROUTER_VARY);
+  res.setHeader(CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy(notFoundScriptHashes(template, pathname)));
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -3,6 +3,7 @@ import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
 import type { PrerenderedPage } from './prerendered-pages';
 import { isFresh, preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
+import { CONTENT_SECURITY_POLICY_HEADER } from '@/server/serving/edge/content-security-policy';
 import { setHeaderList, type HeaderList } from '@/server/serving/edge/security-headers';
 import { ROUTER_VARY } from '@/shared/router-headers';
 import { answerPlainText } from '@/server/serving/plain-text';
@@ -41,13 +42,18 @@ export function servePrerendered(
   }
   if (isFresh(req, { etag: page.etags[coding], lastModified: page.lastModified })) {
     setHeaderList(res, head);
+    res.setHeader(CONTENT_SECURITY_POLICY_HEADER, page.policy);
     setHeaderList(res, page.cacheHeaders[coding]);
     res.setHeader('Vary', vary);
     res.statusCode = 304;
     res.end();
     return true;
   }
-  res.writeHead(200, head.concat(page.bodyHeaders[coding], 'Vary', vary));
+  const headers = head.concat(page.bodyHeaders[coding], 'Vary', vary);
+  // `head` carries the policy of answers without scripts: this page's own takes its place.
+  const policy = headers.indexOf(CONTENT_SECURITY_POLICY_HEADER);
+  if (policy !== -1) headers[policy + 1] = page.policy;
+  res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : page.bodies[coding]);
   return true;
 }
