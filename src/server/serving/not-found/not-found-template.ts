@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { DEFAULT_LOCALE, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
 import { displayedPath } from '@/shared/displayed-path';
 import { inlineScriptRanges, scriptHashSource } from '@/server/serving/edge/content-security-policy';
@@ -35,10 +35,11 @@ export interface NotFoundTemplate {
 
 /**
  * An inline script of the template: its hash when the path never appears in it,
- * else its text around the slots (a number is the index of a slot), hashed for
- * each answer.
+ * else the hash of its text up to the first slot, ready to go on (`Hash.copy()`),
+ * and the rest of its text around the slots (a number is the index of a slot),
+ * hashed for each answer.
  */
-type TemplateScript = { hash: string } | { parts: (string | number)[] };
+type TemplateScript = { hash: string } | { start: Hash; parts: (string | number)[] };
 
 export class TemplateError extends Error {}
 
@@ -93,7 +94,8 @@ function templateScripts(html: string, markers: number[]): TemplateScript[] {
     });
     if (parts.length === 0) return { hash: scriptHashSource(createHash('sha256').update(html.slice(start, end), 'utf8')) };
     parts.push(html.slice(from, end));
-    return { parts };
+    const [before, ...rest] = parts;
+    return { start: createHash('sha256').update(before as string, 'utf8'), parts: rest };
   });
 }
 
@@ -156,7 +158,7 @@ export function notFoundScriptHashes(template: NotFoundTemplate, requestedPath: 
   const values = slotValues(template, requestedPath);
   return template.scripts.map((script) => {
     if ('hash' in script) return script.hash;
-    const hash = createHash('sha256');
+    const hash = script.start.copy();
     for (const part of script.parts) hash.update(typeof part === 'number' ? values[template.slots[part] as Slot] : part, 'utf8');
     return scriptHashSource(hash);
   });
