@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
 import { TELEMETRY_EVENT_TYPES, type TelemetryEvent } from '@/shared/telemetry-events';
-import { telemetryBatchSchema, telemetryEventSchema } from '@/server/telemetry/schema';
+import { telemetryBatchSchema, telemetryEventSchema } from '@/server/serving/telemetry/schema';
 
 const parse = (events: unknown[]) => telemetryBatchSchema.safeParse({ events });
 const parseOne = (event: Record<string, unknown>) => {

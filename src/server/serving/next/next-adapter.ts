@@ -22,7 +22,7 @@ export function checkNextInternals(requireFromBuild: NodeJS.Require): void {
   const { version } = requireFromBuild('next/package.json') as { version: string };
   const unsupported = (reason: string) =>
     new NextAdapterError(
-      `Next ${version} is not supported by src/server/next-adapter.ts: ${reason}. ` +
+      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${reason}. ` +
         `See how Next ${version}'s standalone server.js starts Next, and update the adapter.`,
     );
   if (Number(version.split('.')[0]) !== WRITTEN_FOR_NEXT_MAJOR) {
@@ -58,7 +58,7 @@ export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: str
   if (typeof parse !== 'function') {
     const { version } = requireFromBuild('next/package.json') as { version: string };
     throw new NextAdapterError(
-      `Next ${version} is not supported by src/server/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
+      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
     );
   }
   return (header) => {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics, type Metrics } from '@/server/observability/metrics';
-import { createRateLimiter } from '@/server/telemetry/rate-limit';
-import { handleTelemetry } from '@/server/telemetry/telemetry-endpoint';
+import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
+import { handleTelemetry } from '@/server/serving/telemetry/telemetry-endpoint';
 
 const servers: Server[] = [];
 const logLines: string[][] = [];

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Metrics } from '../observability/metrics';
+import type { Metrics } from '@/server/observability/metrics';
 import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */

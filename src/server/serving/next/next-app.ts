@@ -6,12 +6,19 @@ import { applyBuildConfig, routerStateCheck } from './next-adapter';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+export interface PreparedNext {
+  /** Next's request handler. */
+  handle: NextHandler;
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine). */
+  routerStateIsValid: (header: string | string[] | undefined) => boolean;
+}
+
 /**
- * Next's request handler for the standalone build in `dir`, configured by what
+ * Next prepared for the standalone build in `dir`, configured by what
  * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
  * no dev dependency is read at run time.
  */
-export async function loadNextHandler(options: { dir: string; port: number }): Promise<NextHandler> {
+export async function loadNext(options: { dir: string; port: number }): Promise<PreparedNext> {
   const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
     config: unknown;
   };
@@ -27,14 +34,5 @@ export async function loadNextHandler(options: { dir: string; port: number }): P
   // would make every locale rewrite look external.
   const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port, quiet: true });
   await app.prepare();
-  const handle = app.getRequestHandler();
-  const routerStateIsValid = routerStateCheck(requireFromBuild);
-  return (req, res) => {
-    if (routerStateIsValid(req.headers['next-router-state-tree'])) return handle(req, res);
-    res.statusCode = 400;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.end(req.method === 'HEAD' ? undefined : 'Bad Request: unreadable Next-Router-State-Tree\n');
-    return Promise.resolve();
-  };
+  return { handle: app.getRequestHandler(), routerStateIsValid: routerStateCheck(requireFromBuild) };
 }

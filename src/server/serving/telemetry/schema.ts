@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
 import { BUILD_FILE_KINDS, MAX_EVENT_CAUSE, MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, WEB_VITAL_NAMES } from '@/shared/telemetry-events';
-import { routeLabel } from '../observability/route-label';
+import { reportedRouteLabel } from '@/server/observability/route-label';
 
 /** An hour in milliseconds: no real LCP or INP is longer; anything above is garbage. */
 const MAX_VITAL_VALUE = 3_600_000;
@@ -15,8 +15,8 @@ const httpStatus = z.number().int().min(0).max(599);
 const localeLabel = text().transform((value) => (isLocale(value) ? value : 'other'));
 const namespaceLabel = text().transform((value) => (isNamespace(value) ? value : 'other'));
 const pageRoute = text().transform((value) => {
-  // As if the page answered 200: only the two page templates are kept.
-  const label = routeLabel(value, 200);
+  // Only the two page templates are kept.
+  const label = reportedRouteLabel(value);
   return label === '/' || label === '/[locale]' ? label : 'other';
 });
 

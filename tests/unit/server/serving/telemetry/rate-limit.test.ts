@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from '@/server/telemetry/rate-limit';
+import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
 
 function clock(start = 1_000_000) {
   let time = start;
