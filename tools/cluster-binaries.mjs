@@ -1,51 +1,90 @@
-// The cluster's binaries, built from the Go modules pinned in tools/kubernetes,
-// tools/containerd and tools/prometheus (their go.mod and go.sum), once per machine:
-// the cache folder is keyed by a hash of those pins, so a rebuild happens only when a
-// pin moves.
+// The tools built from Go modules (tools/<module>/go.mod and go.sum, at the versions of
+// tools/pins.mjs), each once per machine into its own cache folder,
+// `~/.cache/meridian/<tool>/<version>-<hash>`: the hash covers what shapes the binaries
+// (the Go version, the link flags, the packages and tags, the module's files), so a
+// build happens only when its pin moves, and moving one pin rebuilds only its tool.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
+import { cacheDir, moduleVersion, PINS } from './pins.mjs';
 
-/** Built binaries, kept per machine across clusters and keyed by the pinned versions. */
-export const CACHE_DIR = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'meridian', 'kubernetes');
+/** @typedef {import('./pins.mjs').Tool} Tool */
 
-const KUBERNETES_MODULE = path.join(ROOT, 'tools', 'kubernetes');
-const CONTAINERD_MODULE = path.join(ROOT, 'tools', 'containerd');
-const PROMETHEUS_MODULE = path.join(ROOT, 'tools', 'prometheus');
-
-export const BINARY_NAMES = [
-  'kube-apiserver',
-  'kube-controller-manager',
-  'kube-scheduler',
-  'kubelet',
-  'kube-proxy',
-  'etcd',
-  'coredns',
-  'pause',
-  'containerd',
-  'containerd-shim-runc-v2',
-  'ctr',
-  'prometheus',
-];
-
-/** The version a module's go.mod requires of `modulePath`. */
-function requiredVersion(moduleDir, modulePath) {
-  const goMod = readFileSync(path.join(moduleDir, 'go.mod'), 'utf8');
-  const match = new RegExp(`^\\s*${modulePath.replaceAll('.', '\\.')} (v\\S+)`, 'm').exec(goMod);
-  if (!match) throw new Error(`cluster: ${path.relative(ROOT, moduleDir)}/go.mod requires no ${modulePath}`);
-  return match[1];
+/**
+ * The version our module's go.mod requires of the pin's Go module; refused when it is not
+ * the pinned one, so go.mod and tools/pins.mjs move together.
+ * @param {import('./pins.mjs').Pin} pin
+ */
+export function checkedModuleVersion(pin) {
+  if (!('go' in pin.from)) throw new Error(`cluster: ${pin.name} is not built from a Go module`);
+  const { dir, module } = pin.from.go;
+  const goMod = readFileSync(path.join(ROOT, dir, 'go.mod'), 'utf8');
+  const required = new RegExp(`^\\s*(?:require\\s+)?${module.replaceAll('.', '\\.')} (v\\S+)`, 'm').exec(goMod)?.[1];
+  if (required !== moduleVersion(pin)) {
+    throw new Error(
+      `cluster: ${dir}/go.mod requires ${module} ${required ?? '(nothing)'}, but tools/pins.mjs pins ${moduleVersion(pin)}; move both together`,
+    );
+  }
+  return required;
 }
 
-export const KUBERNETES_VERSION = requiredVersion(KUBERNETES_MODULE, 'k8s.io/kubernetes');
-const CONTAINERD_VERSION = requiredVersion(CONTAINERD_MODULE, 'github.com/containerd/containerd/v2');
-/** Prometheus 3 publishes its module as v0.3MM.P for release 3.MM.P. */
-const PROMETHEUS_VERSION = requiredVersion(PROMETHEUS_MODULE, 'github.com/prometheus/prometheus').replace(
-  /^v0\.3(\d\d)\./,
-  (_, minor) => `3.${Number(minor)}.`,
-);
+/** -X flags setting `variables` of `pkg`. */
+const stamp = (pkg, variables) => Object.entries(variables).map(([name, value]) => `-X ${pkg}.${name}=${value}`);
+
+/** The release stamped into Kubernetes' binaries as its hack/lib/version.sh does; unstamped they say v0.0.0-master. */
+function kubernetesStamp() {
+  const version = checkedModuleVersion(PINS.kubernetes);
+  const [, major, minor] = /^v(\d+)\.(\d+)/.exec(version) ?? [];
+  const variables = { gitVersion: version, gitMajor: major, gitMinor: minor, gitTreeState: 'clean', buildDate: '1970-01-01T00:00:00Z' };
+  return ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => stamp(pkg, variables));
+}
+
+/**
+ * @typedef {{ packages: string[], tags: string[], ldflags: () => string[] }} Build
+ * What each Go build makes, keyed by the pin whose cache folder holds it. Part of the cache key.
+ * @type {Partial<Record<Tool, Build>>}
+ */
+const BUILDS = {
+  // Kubernetes' components, with etcd and CoreDNS from the same module graph, and our pod sandbox.
+  kubernetes: {
+    packages: [
+      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map(
+        (name) => `k8s.io/kubernetes/cmd/${name}`,
+      ),
+      'github.com/coredns/coredns',
+      './cmd/etcd',
+      './cmd/pause',
+    ],
+    tags: [],
+    ldflags: kubernetesStamp,
+  },
+  containerd: {
+    packages: ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`),
+    // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
+    tags: ['no_btrfs', 'no_devmapper'],
+    ldflags: () => stamp('github.com/containerd/containerd/v2/version', { Version: checkedModuleVersion(PINS.containerd) }),
+  },
+  prometheus: {
+    packages: ['github.com/prometheus/prometheus/cmd/prometheus'],
+    tags: [],
+    ldflags: () => {
+      checkedModuleVersion(PINS.prometheus);
+      return stamp('github.com/prometheus/common/version', { Version: PINS.prometheus.version });
+    },
+  },
+};
+
+/** The builds the local cluster runs from (Prometheus too: the cluster tests' monitoring). */
+export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus']);
+
+/** The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside. */
+export function binaryName(pkg) {
+  const parts = pkg.split('/');
+  const last = parts.at(-1) ?? pkg;
+  return /^v\d+$/.test(last) && parts.length > 1 ? (parts.at(-2) ?? last) : last;
+}
 
 function goVersion() {
   const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
@@ -62,82 +101,44 @@ function* moduleFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* moduleFiles(full);
-    else if (/\.(go|mod|sum)$/.test(entry.name)) yield full;
+    else if (/\.(go|mod|sum|json)$/.test(entry.name)) yield full;
   }
 }
 
-/**
- * What is built from which module (relative to the repository), with which build tags.
- * Part of the cache key: changing a package or a tag rebuilds.
- */
-const BUILDS = [
-  {
-    module: 'tools/kubernetes',
-    packages: [
-      ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kube-proxy'].map(
-        (name) => `k8s.io/kubernetes/cmd/${name}`,
-      ),
-      'github.com/coredns/coredns',
-      './cmd/etcd',
-      './cmd/pause',
-    ],
-    tags: [],
-  },
-  {
-    module: 'tools/containerd',
-    packages: ['containerd', 'ctr', 'containerd-shim-runc-v2'].map((name) => `github.com/containerd/containerd/v2/cmd/${name}`),
-    // No btrfs or devmapper snapshotters: overlayfs only, and no C headers needed.
-    tags: ['no_btrfs', 'no_devmapper'],
-  },
-  // Debian's Prometheus is built without Kubernetes service discovery; this one has it.
-  { module: 'tools/prometheus', packages: ['github.com/prometheus/prometheus/cmd/prometheus'], tags: [] },
-];
+/** @param {Tool} tool */
+function moduleDir(tool) {
+  const { from } = PINS[tool];
+  if (!('go' in from)) throw new Error(`cluster: ${tool} is not built from a Go module`);
+  return path.join(ROOT, from.go.dir);
+}
 
-function pinHash(go) {
-  const hash = createHash('sha256').update(go).update(ldflags().join(' ')).update(JSON.stringify(BUILDS));
-  for (const { module } of BUILDS) {
-    for (const file of moduleFiles(path.join(ROOT, module))) hash.update(path.relative(ROOT, file)).update(readFileSync(file));
-  }
+/** @param {Tool} tool @param {Build} build @param {string} go */
+function buildHash(tool, build, go) {
+  const hash = createHash('sha256')
+    .update(go)
+    .update(JSON.stringify({ ...build, ldflags: build.ldflags() }));
+  const dir = moduleDir(tool);
+  for (const file of moduleFiles(dir)) hash.update(path.relative(dir, file)).update(readFileSync(file));
   return hash.digest('hex').slice(0, 12);
 }
 
-/** Stamps the release into the binaries, as Kubernetes' hack/lib/version.sh does; unstamped they say v0.0.0-master. */
-function ldflags() {
-  const [, major, minor] = /^v(\d+)\.(\d+)/.exec(KUBERNETES_VERSION) ?? [];
-  const stamp = {
-    gitVersion: KUBERNETES_VERSION,
-    gitMajor: major,
-    gitMinor: minor,
-    gitTreeState: 'clean',
-    buildDate: '1970-01-01T00:00:00Z',
-  };
-  const kubernetes = ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) =>
-    Object.entries(stamp).map(([name, value]) => `-X ${pkg}.${name}=${value}`),
-  );
-  return [
-    '-s',
-    '-w',
-    ...kubernetes,
-    `-X github.com/containerd/containerd/v2/version.Version=${CONTAINERD_VERSION}`,
-    `-X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION}`,
-  ];
-}
-
-function goBuild(moduleDir, outDir, packages, tags = []) {
+/** @param {string} dir @param {string} outDir @param {Build} build */
+function goBuild(dir, outDir, build) {
   execFileSync(
     'go',
     [
       'build',
       '-trimpath',
-      ...(tags.length ? ['-tags', tags.join(' ')] : []),
+      ...(build.tags.length ? ['-tags', build.tags.join(' ')] : []),
       '-ldflags',
-      ldflags().join(' '),
+      ['-s', '-w', ...build.ldflags()].join(' '),
       '-o',
       `${outDir}/`,
-      ...packages,
+      ...build.packages,
     ],
     {
-      cwd: moduleDir,
+      cwd: dir,
+      // Go's progress on stderr: stdout belongs to whoever reads ours (cluster:up's exports).
       stdio: ['ignore', 2, 2],
       // Static binaries; go.sum in the repository is the checksum authority (the public
       // checksum database is not reachable from these machines, the module proxy is).
@@ -146,18 +147,24 @@ function goBuild(moduleDir, outDir, packages, tags = []) {
   );
 }
 
-/** The folder holding every binary, built first if this machine has no build of the current pins. */
-export function ensureBinaries(log) {
-  const dir = path.join(CACHE_DIR, `${KUBERNETES_VERSION}-${pinHash(goVersion())}`);
-  if (BINARY_NAMES.every((name) => existsSync(path.join(dir, name)))) return dir;
-  log(
-    `building Kubernetes ${KUBERNETES_VERSION}, etcd, CoreDNS, containerd ${CONTAINERD_VERSION} and Prometheus ${PROMETHEUS_VERSION} from their Go modules into ${dir} (once per machine; 20-40 minutes on 2 cores)`,
-  );
-  mkdirSync(CACHE_DIR, { recursive: true });
+/**
+ * The folder holding one tool's binaries, built first if this machine has no build of its pin.
+ * @param {Tool} tool
+ * @param {(line: string) => void} log
+ */
+export function ensureBuild(tool, log) {
+  const build = BUILDS[tool];
+  if (!build) throw new Error(`cluster: nothing is built for ${tool}`);
+  const dir = cacheDir(tool, buildHash(tool, build, goVersion()));
+  const names = build.packages.map(binaryName);
+  if (names.every((name) => existsSync(path.join(dir, name)))) return dir;
+  log(`building ${PINS[tool].name} ${PINS[tool].version} from its Go module into ${dir} (once per machine)`);
+  const parent = path.dirname(dir);
+  mkdirSync(parent, { recursive: true });
   // Built beside the target and renamed: a folder that exists is complete.
-  const scratch = mkdtempSync(path.join(CACHE_DIR, 'building-'));
+  const scratch = mkdtempSync(path.join(parent, 'building-'));
   try {
-    for (const { module, packages, tags } of BUILDS) goBuild(path.join(ROOT, module), scratch, packages, tags);
+    goBuild(moduleDir(tool), scratch, build);
     rmSync(dir, { recursive: true, force: true });
     renameSync(scratch, dir);
   } finally {
@@ -165,6 +172,22 @@ export function ensureBinaries(log) {
   }
   removeStaleBuilds(dir);
   return dir;
+}
+
+/**
+ * Every binary of `tools`, by name, each built first if missing.
+ * @param {(line: string) => void} log
+ * @param {Tool[]} [tools]
+ * @returns {Record<string, string>}
+ */
+export function ensureBinaries(log, tools = CLUSTER_TOOLS) {
+  /** @type {Record<string, string>} */
+  const binaries = {};
+  for (const tool of tools) {
+    const dir = ensureBuild(tool, log);
+    for (const pkg of BUILDS[tool]?.packages ?? []) binaries[binaryName(pkg)] = path.join(dir, binaryName(pkg));
+  }
+  return binaries;
 }
 
 /** Folders holding the executable of a running process. */
@@ -180,11 +203,12 @@ function foldersInUse() {
   return folders;
 }
 
-/** Builds of earlier pins (about 700 MB each), unless a cluster still runs from one. */
+/** Builds of the tool's earlier pins (hundreds of MB each), unless a cluster still runs from one; builds under way are left alone. */
 function removeStaleBuilds(current) {
+  const parent = path.dirname(current);
   const inUse = foldersInUse();
-  for (const entry of readdirSync(CACHE_DIR)) {
-    const folder = path.join(CACHE_DIR, entry);
-    if (folder !== current && entry.startsWith('v') && !inUse.has(folder)) rmSync(folder, { recursive: true, force: true });
+  for (const entry of readdirSync(parent)) {
+    const folder = path.join(parent, entry);
+    if (folder !== current && !entry.startsWith('building-') && !inUse.has(folder)) rmSync(folder, { recursive: true, force: true });
   }
 }

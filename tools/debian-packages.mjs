@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PINS } from './pins.mjs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -19,6 +20,13 @@ export const CHROMIUM_ARGS = [
 
 function packageInstalled(name) {
   return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
+}
+
+/** The upstream part of an installed package's Debian version (`1.2.3` of `1.2.3+ds1-1+deb12u1`), or null. */
+export function upstreamVersion(name) {
+  const { stdout, status } = spawnSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' });
+  if (status !== 0 || !stdout) return null;
+  return stdout.replace(/^\d+:/, '').replace(/[-+~].*$/, '');
 }
 
 let aptUpdated = false;
@@ -44,6 +52,27 @@ export function ensureDebianPackages(packages) {
   }
   aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing], env);
   return missing;
+}
+
+/**
+ * Installs the Debian packages pinned in tools/pins.mjs when missing, and refuses, in one
+ * line, an installed one whose upstream version is not the pinned one.
+ * @param {import('./pins.mjs').Tool[]} tools
+ */
+export function ensurePinnedDebianPackages(tools) {
+  const pins = tools.map((tool) => {
+    const pin = PINS[tool];
+    if (!('debian' in pin.from)) throw new Error(`debian-packages: ${tool} is not a Debian package`);
+    return { package: pin.from.debian.name, version: pin.version };
+  });
+  ensureDebianPackages(pins.map((pin) => pin.package));
+  for (const pin of pins) {
+    const installed = upstreamVersion(pin.package);
+    if (installed !== pin.version)
+      throw new Error(
+        `debian-packages: ${pin.package} ${installed} is installed, tools/pins.mjs pins ${pin.version}; install that version or move the pin after checking the new one`,
+      );
+  }
 }
 
 /** Chromium with real CJK fonts, so screenshots and axe see what visitors see. */

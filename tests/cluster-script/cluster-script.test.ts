@@ -109,8 +109,8 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
 
   test("cluster:image copies a local Docker image into the cluster's containerd", async () => {
     const image = 'docker.io/library/meridian:cluster-a';
-    const binDir = ensureBinaries(() => {});
-    await run(path.join(binDir, 'ctr'), [
+    const binaries = ensureBinaries(() => {});
+    await run(binaries.ctr ?? 'ctr', [
       '--address',
       PATHS.containerdSocket,
       '--namespace',
@@ -119,11 +119,11 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
       'remove',
       image,
     ]).catch(() => {});
-    expect(await clusterImages(binDir)).not.toContain(image);
+    expect(await clusterImages(binaries)).not.toContain(image);
     const { code, stderr } = await shell('npm run --silent cluster:image -- meridian:cluster-a');
     expect(code, stderr).toBe(0);
     expect(stderr.trim()).toBe('cluster: imported meridian:cluster-a');
-    expect(await clusterImages(binDir)).toContain(image);
+    expect(await clusterImages(binaries)).toContain(image);
   });
 
   test('cluster:up reuses the running cluster', async () => {

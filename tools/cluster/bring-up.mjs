@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { canListen } from '../lib/ports.mjs';
-import { ensureDebianPackages } from '../debian-packages.mjs';
+import { ensureDebianPackages, ensurePinnedDebianPackages } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { dnsManifest } from './addons.mjs';
 import { ensureBinaries } from '../cluster-binaries.mjs';
@@ -21,7 +21,8 @@ import { clusterDown } from './teardown.mjs';
 function checkPrerequisites() {
   if (process.getuid?.() !== 0) throw new Error('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
   checkKernel();
-  ensureDebianPackages(['runc', 'containernetworking-plugins', 'iptables', 'openssl']);
+  ensurePinnedDebianPackages(['runc', 'cni-plugins']);
+  ensureDebianPackages(['iptables', 'openssl']);
 }
 
 /** Whether a cluster came up whole, every component of it still runs, and the API server is ready. */
@@ -103,14 +104,14 @@ async function startDns() {
 
 /**
  * Starts the cluster unless it already runs; cleans up what a killed run left first.
- * Resolves with the binaries' folder and whether this call started the cluster.
+ * Resolves with the binaries (by name) and whether this call started the cluster.
  */
 export async function clusterUp(log) {
   checkPrerequisites();
-  const binDir = ensureBinaries(log);
+  const binaries = ensureBinaries(log);
   if (await clusterRunning()) {
     log(`cluster: reusing the cluster running from ${STATE_DIR}`);
-    return { binDir, started: false };
+    return { binaries, started: false };
   }
   if (existsSync(STATE_DIR) || COMPONENT_NAMES.some((name) => runningPid(name))) {
     log(`cluster: found what an earlier cluster left in ${STATE_DIR} (not all of it running, or never ready); cleaning it up first`);
@@ -122,16 +123,16 @@ export async function clusterUp(log) {
   for (const identity of KUBECONFIG_IDENTITIES) writeKubeconfig(identity);
   writeConfigFiles();
   const started = Date.now();
-  for (const component of components(binDir)) {
+  for (const component of components(binaries)) {
     log(`cluster: starting ${component.name} (log: ${PATHS.logs}/${component.name}.log)`);
     startComponent(component);
     await waitComponent(component);
-    if (component.name === 'containerd') await importSystemImages(binDir);
+    if (component.name === 'containerd') await importSystemImages(binaries);
   }
   await waitNodeReady();
   log('cluster: node Ready; starting CoreDNS');
   await startDns();
   writeFileSync(PATHS.readyMarker, new Date().toISOString());
   log(`cluster: ready in ${Math.round((Date.now() - started) / 1000)} s`);
-  return { binDir, started: true };
+  return { binaries, started: true };
 }

@@ -22,11 +22,15 @@ const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${n
 
 /**
  * @typedef {{ name: string, binary: string, args: string[], env?: Record<string, string>, health: { url: string, admin?: boolean } | { command: string[] } }} Component
- * @param {string} binDir
+ * @param {Record<string, string>} binaries by name (tools/cluster-binaries.mjs)
  * @returns {Component[]}
  */
-export function components(binDir) {
-  const bin = (name) => path.join(binDir, name);
+export function components(binaries) {
+  const bin = (/** @type {string} */ name) => {
+    const binary = binaries[name];
+    if (!binary) throw new Error(`cluster: no ${name} among the built binaries`);
+    return binary;
+  };
   const etcdServer = pkiFiles('etcd-server');
   const etcdClient = pkiFiles('apiserver-etcd-client');
   const apiServer = pkiFiles('apiserver');
@@ -119,7 +123,7 @@ export function components(binDir) {
       binary: bin('containerd'),
       args: flags({ config: CONFIG_FILES.containerd }),
       // Our shim first on its PATH, before any Docker's containerd left in /usr/bin.
-      env: { PATH: `${binDir}:${process.env.PATH}` },
+      env: { PATH: `${path.dirname(bin('containerd-shim-runc-v2'))}:${process.env.PATH}` },
       health: { command: [bin('ctr'), '--address', PATHS.containerdSocket, 'version'] },
     },
     {

@@ -12,21 +12,25 @@ function ctrArgs(args) {
   return ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, ...args];
 }
 
-/** The names of the images the cluster's containerd holds. */
-export async function clusterImages(binDir) {
-  const { stdout } = await run(path.join(binDir, 'ctr'), ctrArgs(['images', 'list', '--quiet']));
+/**
+ * @typedef {Record<string, string>} Binaries the cluster's binaries by name (tools/cluster-binaries.mjs)
+ */
+
+/** The names of the images the cluster's containerd holds. @param {Binaries} binaries */
+export async function clusterImages(binaries) {
+  const { stdout } = await run(binaries.ctr, ctrArgs(['images', 'list', '--quiet']));
   return stdout.split('\n').filter(Boolean);
 }
 
-/** Builds and imports the pod sandbox and CoreDNS images from the binaries. */
-export async function importSystemImages(binDir) {
+/** Builds and imports the pod sandbox and CoreDNS images from the binaries. @param {Binaries} binaries */
+export async function importSystemImages(binaries) {
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-system-images-'));
   try {
     const images = [
-      { ref: SYSTEM_IMAGES.pause, binary: path.join(binDir, 'pause'), entrypoint: ['/pause'] },
+      { ref: SYSTEM_IMAGES.pause, binary: binaries.pause, entrypoint: ['/pause'] },
       {
         ref: SYSTEM_IMAGES.coredns,
-        binary: path.join(binDir, 'coredns'),
+        binary: binaries.coredns,
         entrypoint: ['/coredns'],
         exposedPorts: ['1053/udp', '1053/tcp'],
       },
@@ -34,18 +38,22 @@ export async function importSystemImages(binDir) {
     for (const image of images) {
       const archive = path.join(work, `${path.basename(image.binary)}.tar`);
       writeBinaryImage({ ...image, archive });
-      await run(path.join(binDir, 'ctr'), ctrArgs(['images', 'import', archive]));
+      await run(binaries.ctr, ctrArgs(['images', 'import', archive]));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-/** Streams `docker save <images>` into containerd's import; rejects naming whichever side failed. */
-export function importDockerImages(binDir, images) {
+/**
+ * Streams `docker save <images>` into containerd's import; rejects naming whichever side failed.
+ * @param {Binaries} binaries
+ * @param {string[]} images
+ */
+export function importDockerImages(binaries, images) {
   return new Promise((resolve, reject) => {
     const save = spawn('docker', ['save', ...images], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const load = spawn(path.join(binDir, 'ctr'), ctrArgs(['images', 'import', '-']), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const load = spawn(binaries.ctr, ctrArgs(['images', 'import', '-']), { stdio: ['pipe', 'pipe', 'pipe'] });
     save.stdout.pipe(load.stdin);
     // ctr dying mid-stream closes its stdin under the pipe: its exit code says why.
     load.stdin.on('error', () => {});

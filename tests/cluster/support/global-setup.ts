@@ -30,7 +30,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     started = cluster.started;
     // Read by the cluster script tests, which may stop and restart a cluster the suite started.
     if (started) process.env.MERIDIAN_TEST_CLUSTER = 'started';
-    await importDockerImages(cluster.binDir, images);
+    await importDockerImages(cluster.binaries, images);
     await installCustomResourceDefinitions();
   } catch (error) {
     keepComponentLogs();
