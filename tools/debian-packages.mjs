@@ -34,17 +34,18 @@ const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
 
 /**
  * apt-get, one at a time across the suites: vitest runs test files in parallel
- * processes, and a second apt-get fails at once on the package lists' lock.
+ * processes, and a second apt-get fails at once on the package lists' lock. Its output
+ * goes to stderr: stdout belongs to whoever reads ours (`eval "$(npm run --silent cluster:up)"`).
  */
 function aptGet(args, env) {
-  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: 'inherit', env });
+  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: ['ignore', 2, 2], env });
 }
 
 /** Installs the named Debian packages that are not installed yet; returns those it installed. */
 export function ensureDebianPackages(packages) {
   const missing = packages.filter((name) => !packageInstalled(name));
   if (missing.length === 0) return [];
-  console.log(`\n>>> installing Debian packages: ${missing.join(', ')} (needed by the test suite)\n`);
+  process.stderr.write(`\n>>> installing Debian packages: ${missing.join(', ')}\n\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     aptGet(['update', '-qq'], env);

@@ -87,12 +87,20 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     await clusterDown();
   });
 
-  test('eval "$(npm run --silent cluster:up)" sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
+  test('on a machine missing one of its Debian packages, cluster:up installs it and prints only exports: eval sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
+    // As on a fresh machine: apt's output (and every other tool's) must stay off stdout.
+    const removed = await shell('apt-get remove -y -qq containernetworking-plugins');
+    expect(removed.code, removed.stderr).toBe(0);
+    const up = await shell('npm run --silent cluster:up');
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr).toContain('>>> installing Debian packages: containernetworking-plugins');
+    expect(up.stdout).toMatch(/^export KUBECONFIG='[^'\n]+'\nexport PATH='[^'\n]+':"\$PATH"\n$/);
     const { code, stdout, stderr } = await shell(
-      'eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short',
+      `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG"`,
     );
     expect(code, stderr).toBe(0);
-    expect(stdout.trim()).toBe('node/meridian-node');
+    expect(stdout.trim().split('\n')).toEqual(['node/meridian-node', PATHS.adminKubeconfig]);
+    expect((await shell("dpkg-query -W -f='${Status}' containernetworking-plugins")).stdout).toBe('install ok installed');
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
       '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',
