@@ -145,7 +145,12 @@ const OPEN_BY_DESIGN = [
   '/httpRoute/filters/[]',
   '/autoscaling/behavior',
   '/networkPolicy/http/from/[]',
-  '/networkPolicy/metrics/podSelector',
+  '/networkPolicy/metrics/from/[]',
+  '/networkPolicy/extraIngress/[]',
+  '/networkPolicy/egress/dns/to/[]',
+  '/networkPolicy/egress/dns/ports/[]',
+  '/networkPolicy/egress/otlp/to/[]',
+  '/networkPolicy/extraEgress/[]',
   '/serviceMonitor/relabelings/[]',
   '/serviceMonitor/metricRelabelings/[]',
 ].sort();
