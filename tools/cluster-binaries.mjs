@@ -74,10 +74,15 @@ const BUILDS = {
       return stamp('github.com/prometheus/common/version', { Version: PINS.prometheus.version });
     },
   },
+  'kube-router': {
+    packages: ['github.com/cloudnativelabs/kube-router/v2/cmd/kube-router'],
+    tags: [],
+    ldflags: () => stamp('github.com/cloudnativelabs/kube-router/v2/pkg/version', { Version: checkedModuleVersion(PINS['kube-router']) }),
+  },
 };
 
 /** The builds the local cluster runs from (Prometheus too: the cluster tests' monitoring). */
-export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus']);
+export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus', 'kube-router']);
 
 /** The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside. */
 export function binaryName(pkg) {

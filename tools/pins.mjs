@@ -78,6 +78,16 @@ export const PINS = {
       "Debian's 2.42 is built without Kubernetes service discovery (`field kubernetes_sd_configs not found`), so it cannot follow " +
       "a ServiceMonitor; the suites without a cluster keep Debian's.",
   },
+  'kube-router': {
+    name: "kube-router's network policy controller",
+    version: '2.1.0',
+    from: { go: { dir: 'tools/kube-router', module: 'github.com/cloudnativelabs/kube-router/v2' } },
+    cache: 'kube-router',
+    why:
+      'Enforces NetworkPolicy with iptables and ipset, which this kernel has (it has no nftables queue, which nfqueue-based ' +
+      'engines need); run with routing and its service proxy off, beside the bridge CNI and kube-proxy. The newest version the ' +
+      'Go module proxy serves here (later tags are refused).',
+  },
   'prometheus-operator': {
     name: 'ServiceMonitor and PrometheusRule CRDs (prometheus-operator)',
     version: '0.85.0',

@@ -6,10 +6,12 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../tools/cluster/bring-up.mjs';
 import { clusterImages } from '../../tools/cluster/images.mjs';
 import { CONTAINERD_NAMESPACE, NETWORK, PATHS, PORTS, STATE_DIR } from '../../tools/cluster/layout.mjs';
+import { clusterIpSets } from '../../tools/cluster/node-network.mjs';
 import { isAlive } from '../../tools/cluster/processes.mjs';
 import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { run } from '../../tools/lib/command.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { keepComponentLogs } from '../cluster/support/component-logs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
@@ -64,10 +66,10 @@ async function leftovers(podLinks: string[] = []) {
   const links = (await linkNames()).filter((name) => name === NETWORK.nodeBridge || name === NETWORK.podBridge || podLinks.includes(name));
   const processes = processesNaming(`${STATE_DIR}/`);
   const cgroups = readdirSync('/sys/fs/cgroup').filter((hierarchy) => existsSync(`/sys/fs/cgroup/${hierarchy}/kubepods`));
-  return { mounts, chains, links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
+  return { mounts, chains, ipSets: clusterIpSets(), links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
 }
 
-const NOTHING_LEFT = { mounts: [], chains: [], links: [], processes: [], cgroups: [], stateDir: false };
+const NOTHING_LEFT = { mounts: [], chains: [], ipSets: [], links: [], processes: [], cgroups: [], stateDir: false };
 
 const sysctl = (key: string) => readFileSync(`/proc/sys/${key}`, 'utf8').trim();
 
@@ -160,9 +162,19 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(stdout.trim()).toBe('node/meridian-node');
   });
 
-  test('cluster:down removes its processes, mounts, iptables chains, interfaces and state; a second run is harmless', async () => {
+  test('cluster:down removes its processes, mounts, iptables chains, ip sets, interfaces and state; a second run is harmless', async () => {
     const pids = recordedPids();
     expect(pids.length).toBeGreaterThan(0);
+    // A NetworkPolicy, so kube-router has sets and chains of its own to leave behind.
+    const policy = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny', namespace: 'default' },
+      spec: { podSelector: {} },
+    };
+    const applied = await shell(`eval "$(npm run --silent cluster:up)" && echo '${JSON.stringify(policy)}' | kubectl apply -f -`);
+    expect(applied.code, applied.stderr).toBe(0);
+    await waitFor('kube-router to make its ip sets', () => expect(clusterIpSets().length).toBeGreaterThan(0), { timeoutMs: 30_000 });
     // CoreDNS runs, so the pods' bridge has at least one veth to remove.
     const podLinks = interfaceNames((await shell(`ip -o link show master ${NETWORK.podBridge}`)).stdout);
     expect(podLinks.length).toBeGreaterThan(0);

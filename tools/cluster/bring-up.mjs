@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { canListen } from '../lib/ports.mjs';
 import { ensureDebianPackages, ensurePinnedDebianPackages } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
-import { dnsManifest } from './addons.mjs';
+import { dnsManifest, policyControllerRbacManifest } from './addons.mjs';
 import { ensureBinaries } from '../cluster-binaries.mjs';
 import { COMPONENT_NAMES, components, KUBECONFIG_IDENTITIES } from './components.mjs';
 import { writeConfigFiles } from './config-files.mjs';
@@ -22,7 +22,8 @@ function checkPrerequisites() {
   if (process.getuid?.() !== 0) throw new Error('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
   checkKernel();
   ensurePinnedDebianPackages(['runc', 'cni-plugins']);
-  ensureDebianPackages(['iptables', 'openssl']);
+  // ipset: kube-router's policy controller keeps the policies' peers in sets.
+  ensureDebianPackages(['iptables', 'ipset', 'openssl']);
 }
 
 /** Whether a cluster came up whole, every component of it still runs, and the API server is ready. */
@@ -123,13 +124,20 @@ export async function clusterUp(log) {
   for (const identity of KUBECONFIG_IDENTITIES) writeKubeconfig(identity);
   writeConfigFiles();
   const started = Date.now();
+  let nodeReady = false;
   for (const component of components(binaries)) {
+    if (component.afterNodeReady && !nodeReady) {
+      await waitNodeReady();
+      nodeReady = true;
+    }
     log(`cluster: starting ${component.name} (log: ${PATHS.logs}/${component.name}.log)`);
     startComponent(component);
     await waitComponent(component);
+    if (component.name === 'kube-apiserver')
+      await kubectl(['apply', '--server-side', '-f', '-'], { input: policyControllerRbacManifest() });
     if (component.name === 'containerd') await importSystemImages(binaries);
   }
-  await waitNodeReady();
+  if (!nodeReady) await waitNodeReady();
   log('cluster: node Ready; starting CoreDNS');
   await startDns();
   writeFileSync(PATHS.readyMarker, new Date().toISOString());

@@ -32,7 +32,7 @@ export async function importSystemImages(binaries) {
         ref: SYSTEM_IMAGES.coredns,
         binary: binaries.coredns,
         entrypoint: ['/coredns'],
-        exposedPorts: ['1053/udp', '1053/tcp'],
+        exposedPorts: ['53/udp', '53/tcp'],
       },
     ];
     for (const image of images) {

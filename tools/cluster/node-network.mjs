@@ -1,8 +1,8 @@
 // The node's network: a bridge holding the node's address, the kernel switches a
 // Kubernetes node needs, a fence that keeps pods' traffic inside 198.18.0.0/15, and on
-// the way down the removal of every interface and iptables chain the cluster made
-// (kube-proxy's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the kernel
-// settings put back as they were.
+// the way down the removal of every interface, iptables chain and ip set the cluster made
+// (kube-proxy's and kube-router's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the
+// kernel settings put back as they were.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -143,13 +143,22 @@ function removeChains(family) {
   if (script) execFileSync(`${family}-restore`, ['--noflush'], { input: script, stdio: ['pipe', 'ignore', 'pipe'] });
 }
 
+/** The ip sets kube-router's policy controller made (KUBE-SRC-*, KUBE-DST-*; `inet6:` ones for IPv6). */
+export function clusterIpSets() {
+  const list = spawnSync('ipset', ['list', '-n'], { encoding: 'utf8' });
+  if (list.status !== 0) return [];
+  return list.stdout.split('\n').filter((name) => /^(inet6:)?KUBE-/.test(name));
+}
+
 /**
- * Removes the bridges and every iptables chain the cluster made and puts the kernel
- * settings back; harmless when there is nothing to remove.
+ * Removes the bridges, every iptables chain and then every ip set the cluster made (no rule
+ * refers to a set once the chains are gone) and puts the kernel settings back; harmless
+ * when there is nothing to remove.
  */
 export function tearDownNodeNetwork() {
   removeChains('iptables');
   removeChains('ip6tables');
+  for (const set of clusterIpSets()) spawnSync('ipset', ['destroy', set], { stdio: 'ignore' });
   restoreSysctls();
   for (const bridge of [NETWORK.podBridge, NETWORK.nodeBridge]) {
     if (linkExists(bridge)) ip(['link', 'delete', bridge]);

@@ -16,7 +16,7 @@ const pins = Object.entries(PINS) as [string, Pin][];
 const MEANS = /(^|\/)(go\.mod|go\.sum|package\.json|package-lock\.json)$/;
 const BINARY = /\.(png|jpe?g|gif|ico|webp|avif|woff2?|ttf|otf|pdf|zip|gz|tgz)$/i;
 
-/** The version as written (1.35.4, v1.35.4), not inside a longer number or an address. */
+/** The version as written (1.2.3, v1.2.3), not inside a longer number or an address. */
 const versionToken = (version: string) => new RegExp(`(?<![\\d.])v?${version.replaceAll('.', '\\.')}(?!\\d|\\.\\d)`);
 
 /** Tracked text files but the manifest and the means, with docs/cluster.md's generated table left out. */
