@@ -5,7 +5,19 @@
 // build happens only when its pin moves, and moving one pin rebuilds only its tool.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
 import { cacheDir, moduleVersion, PINS } from './pins.mjs';
@@ -41,9 +53,14 @@ function kubernetesStamp() {
   return ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => stamp(pkg, variables));
 }
 
+/** A page standing in for a web UI whose assets are not part of the Go module (built by the project's own release, with npm). */
+const UI_PLACEHOLDER = (/** @type {string} */ what) =>
+  `<!doctype html><title>${what}</title><p>${what}: this build is made from the Go module, which does not carry the web UI's assets. The API answers as usual.</p>\n`;
+
 /**
- * @typedef {{ packages: string[], tags: string[], ldflags: () => string[] }} Build
- * What each Go build makes, keyed by the pin whose cache folder holds it. Part of the cache key.
+ * @typedef {{ packages: string[], tags: string[], ldflags: () => string[], placeholders?: { module: string, files: Record<string, string> } }} Build
+ * What each Go build makes, keyed by the pin whose cache folder holds it. Part of the cache key. `placeholders`: files a
+ * package embeds (`go:embed`) that the module's zip lacks (web UI assets its release builds with npm).
  * @type {Partial<Record<Tool, Build>>}
  */
 const BUILDS = {
@@ -79,10 +96,48 @@ const BUILDS = {
     tags: [],
     ldflags: () => stamp('github.com/cloudnativelabs/kube-router/v2/pkg/version', { Version: checkedModuleVersion(PINS['kube-router']) }),
   },
+  alertmanager: {
+    packages: ['alertmanager', 'amtool'].map((name) => `github.com/prometheus/alertmanager/cmd/${name}`),
+    tags: [],
+    ldflags: () => {
+      checkedModuleVersion(PINS.alertmanager);
+      return stamp('github.com/prometheus/common/version', { Version: PINS.alertmanager.version });
+    },
+    placeholders: {
+      module: 'github.com/prometheus/alertmanager',
+      files: {
+        'ui/app/dist/elm/index.html': UI_PLACEHOLDER('Alertmanager'),
+        'ui/app/dist/mantine/index.html': UI_PLACEHOLDER('Alertmanager'),
+      },
+    },
+  },
+  jaeger: {
+    packages: ['github.com/jaegertracing/jaeger/cmd/jaeger'],
+    tags: [],
+    ldflags: () => {
+      checkedModuleVersion(PINS.jaeger);
+      return stamp('github.com/jaegertracing/jaeger/internal/version', { latestVersion: `v${PINS.jaeger.version}` });
+    },
+  },
+  'argo-rollouts': {
+    packages: ['rollouts-controller', 'kubectl-argo-rollouts'].map((name) => `github.com/argoproj/argo-rollouts/cmd/${name}`),
+    tags: [],
+    ldflags: () => {
+      checkedModuleVersion(PINS['argo-rollouts']);
+      return stamp('github.com/argoproj/argo-rollouts/utils/version', { version: PINS['argo-rollouts'].version, gitTreeState: 'clean' });
+    },
+    placeholders: {
+      module: 'github.com/argoproj/argo-rollouts',
+      files: { 'server/static/index.html': UI_PLACEHOLDER('Argo Rollouts dashboard') },
+    },
+  },
 };
 
-/** The builds the local cluster runs from (Prometheus too: the cluster tests' monitoring). */
-export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus', 'kube-router']);
+/**
+ * The builds cluster:up makes sure of: what the cluster runs, the tests' Prometheus, and
+ * Argo Rollouts (its plugin goes on the user's PATH).
+ */
+export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus', 'kube-router', 'argo-rollouts']);
 
 /** The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside. */
 export function binaryName(pkg) {
@@ -127,29 +182,58 @@ function buildHash(tool, build, go) {
   return hash.digest('hex').slice(0, 12);
 }
 
+// Static binaries; go.sum in the repository is the checksum authority (the public
+// checksum database is not reachable from these machines, the module proxy is).
+const GO_ENV = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOSUMDB: 'off' };
+
+/**
+ * For a build with placeholders: a copy of the module's downloaded source with the
+ * placeholder files added, and `-modfile` arguments naming a copy of our go.mod that
+ * replaces the module with it (Go refuses overlays of its module cache). The versions
+ * built stay those of go.mod and go.sum. None for a build that needs none.
+ * @param {string} dir @param {Build} build @param {string} work
+ */
+function placeholderArgs(dir, build, work) {
+  if (!build.placeholders) return [];
+  const { module, files } = build.placeholders;
+  const download = execFileSync('go', ['mod', 'download', '-json', module], { cwd: dir, encoding: 'utf8', env: GO_ENV });
+  const copy = path.join(work, 'module');
+  // The module cache's files are read-only; the copy takes the placeholders.
+  execFileSync('cp', ['-R', JSON.parse(download).Dir, copy]);
+  execFileSync('chmod', ['-R', 'u+w', copy]);
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+    writeFileSync(path.join(copy, file), content);
+  }
+  const goMod = path.join(work, 'go.mod');
+  writeFileSync(goMod, `${readFileSync(path.join(dir, 'go.mod'), 'utf8')}\nreplace ${module} => ${copy}\n`);
+  copyFileSync(path.join(dir, 'go.sum'), path.join(work, 'go.sum'));
+  return ['-modfile', goMod];
+}
+
 /** @param {string} dir @param {string} outDir @param {Build} build */
 function goBuild(dir, outDir, build) {
-  execFileSync(
-    'go',
-    [
-      'build',
-      '-trimpath',
-      ...(build.tags.length ? ['-tags', build.tags.join(' ')] : []),
-      '-ldflags',
-      ['-s', '-w', ...build.ldflags()].join(' '),
-      '-o',
-      `${outDir}/`,
-      ...build.packages,
-    ],
-    {
-      cwd: dir,
+  const work = mkdtempSync(path.join(tmpdir(), 'meridian-go-build-'));
+  try {
+    execFileSync(
+      'go',
+      [
+        'build',
+        '-trimpath',
+        ...(build.tags.length ? ['-tags', build.tags.join(' ')] : []),
+        ...placeholderArgs(dir, build, work),
+        '-ldflags',
+        ['-s', '-w', ...build.ldflags()].join(' '),
+        '-o',
+        `${outDir}/`,
+        ...build.packages,
+      ],
       // Go's progress on stderr: stdout belongs to whoever reads ours (cluster:up's exports).
-      stdio: ['ignore', 2, 2],
-      // Static binaries; go.sum in the repository is the checksum authority (the public
-      // checksum database is not reachable from these machines, the module proxy is).
-      env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
-    },
-  );
+      { cwd: dir, stdio: ['ignore', 2, 2], env: GO_ENV },
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -88,6 +88,35 @@ export const PINS = {
       'engines need); run with routing and its service proxy off, beside the bridge CNI and kube-proxy. The newest version the ' +
       'Go module proxy serves here (later tags are refused).',
   },
+  alertmanager: {
+    name: "Alertmanager (the game day's)",
+    version: '0.35.0',
+    from: { go: { dir: 'tools/alertmanager', module: 'github.com/prometheus/alertmanager' } },
+    cache: 'alertmanager',
+    why:
+      "The newest release the Go module proxy serves; Prometheus 3 sends to its v2 API. Its web UI's assets are not in the Go " +
+      'module (its release builds them with npm and Elm): a placeholder page stands in for the UI; the API and amtool are whole.',
+  },
+  jaeger: {
+    name: 'Jaeger v2 (`cmd/jaeger`, the traces backend)',
+    version: '2.13.0',
+    // Jaeger v2 is released in the v1 Go module: v1.76.0 is v2.13.0.
+    from: { go: { dir: 'tools/jaeger', module: 'github.com/jaegertracing/jaeger', moduleVersion: 'v1.76.0' } },
+    cache: 'jaeger',
+    why:
+      'The OpenTelemetry Collector-based Jaeger: receives OTLP, keeps traces in memory, answers the query API. The newest served ' +
+      'here. Its UI assets are not in the Go module, so it serves its own placeholder page; the API is whole.',
+  },
+  'argo-rollouts': {
+    name: 'Argo Rollouts (the controller and `kubectl argo rollouts`)',
+    version: '1.10.1',
+    from: { go: { dir: 'tools/argo-rollouts', module: 'github.com/argoproj/argo-rollouts' } },
+    cache: 'argo-rollouts',
+    why:
+      "1.10 is built on Kubernetes 1.34's libraries, within the supported skew of the cluster's 1.35; 1.10.2 needs Go 1.26.10, " +
+      "newer than these machines' 1.26.8. Its CRDs are read from the module's manifests/crds; the plugin's dashboard assets are " +
+      'not in the Go module, so `kubectl argo rollouts dashboard` serves a placeholder page.',
+  },
   'prometheus-operator': {
     name: 'ServiceMonitor and PrometheusRule CRDs (prometheus-operator)',
     version: '0.85.0',

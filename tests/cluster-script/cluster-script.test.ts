@@ -4,12 +4,14 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../tools/cluster/bring-up.mjs';
+import { installArgoRolloutsCrds } from '../../tools/cluster/custom-resources.mjs';
 import { clusterImages } from '../../tools/cluster/images.mjs';
 import { CONTAINERD_NAMESPACE, NETWORK, PATHS, PORTS, STATE_DIR } from '../../tools/cluster/layout.mjs';
 import { clusterIpSets } from '../../tools/cluster/node-network.mjs';
 import { isAlive } from '../../tools/cluster/processes.mjs';
 import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
+import { PINS } from '../../tools/pins.mjs';
 import { run } from '../../tools/lib/command.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 import { keepComponentLogs } from '../cluster/support/component-logs';
@@ -98,15 +100,28 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(up.stderr).toContain('>>> installing Debian packages: containernetworking-plugins');
     expect(up.stdout).toMatch(/^export KUBECONFIG='[^'\n]+'\nexport PATH='[^'\n]+':"\$PATH"\n$/);
     const { code, stdout, stderr } = await shell(
-      `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG"`,
+      `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG" && kubectl argo rollouts version --short`,
     );
     expect(code, stderr).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual(['node/meridian-node', PATHS.adminKubeconfig]);
+    expect(stdout.trim().split('\n')).toEqual([
+      'node/meridian-node',
+      PATHS.adminKubeconfig,
+      `kubectl-argo-rollouts: v${PINS['argo-rollouts'].version}+unknown`,
+    ]);
     expect((await shell("dpkg-query -W -f='${Status}' containernetworking-plugins")).stdout).toBe('install ok installed');
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
       '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',
     );
+  });
+
+  test("kubectl argo rollouts reads the cluster's Rollouts once the CRDs from Argo Rollouts' pinned source are applied", async () => {
+    await installArgoRolloutsCrds();
+    const { code, stdout } = await shell(
+      'eval "$(npm run --silent cluster:up 2>/dev/null)" && kubectl argo rollouts list rollouts --all-namespaces 2>&1',
+    );
+    expect(code, stdout).toBe(0);
+    expect(stdout.trim()).toBe('No resources found.');
   });
 
   test('the API server answers on loopback as well as on the node address', async () => {
