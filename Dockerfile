@@ -1,6 +1,6 @@
 # Meridian's production image: `npm run image` builds it as meridian:<BUILD_ID>.
 # Runs with a read-only root file system given writable /tmp and /app/.next/cache
-# (see the README's Docker section).
+# (docs/operations.md#docker).
 #
 # NODE_IMAGE is the base of both stages: the official Node LTS slim image by
 # default; machines without a container registry pass the local base that

@@ -1,13 +1,21 @@
 // Lint: the one-way imports between the rooms of src/ (docs/architecture.md) and between the
-// commands, the harness and the tests (docs/testing.md, where harness code lives).
+// commands, the harness and the tests (docs/testing.md#where-harness-code-lives).
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** eslint-plugin-import, as eslint-config-next brings it (one copy, so the flat config sees one plugin). */
-const importPlugin = nextCoreWebVitals.find((block) => block.plugins?.import).plugins.import;
+const importPlugin = nextCoreWebVitals.find((block) => block.plugins?.import)?.plugins?.import;
+if (!importPlugin) throw new Error('eslint.config.js: eslint-config-next no longer brings eslint-plugin-import; declare it');
 
-const room = (name) => [`@/${name}/*`, `@/${name}`];
+const room = (/** @type {string} */ name) => [`@/${name}/*`, `@/${name}`];
+
+/**
+ * The rule `no-restricted-imports` with these patterns.
+ * @param {...{ group?: string[], regex?: string, message: string }} patterns
+ * @returns {import('eslint').Linter.RulesRecord}
+ */
+const restrictedImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 /** Which rooms each room may not import. */
 const FORBIDDEN = {
@@ -49,48 +57,30 @@ export default tseslint.config(
   {
     // Every file of the product and of its build; the rooms below repeat HARNESS in their own lists.
     files: ['src/**/*.{ts,tsx,mjs}', 'next.config.js', 'scripts/build-server.mjs'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS, COMMANDS] }] },
+    rules: restrictedImports(HARNESS, COMMANDS),
   },
   ...Object.entries(FORBIDDEN).map(([name, forbidden]) => ({
     files: [`src/${name}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: forbidden.flatMap(room),
-              message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.`,
-            },
-            { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
-            HARNESS,
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(
+      {
+        group: forbidden.flatMap(room),
+        message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.`,
+      },
+      { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
+      HARNESS,
+    ),
   })),
   {
     files: ['src/server/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_USES, HARNESS] }] },
+    rules: restrictedImports(SERVER_USES, HARNESS),
   },
   {
     // Serving calls observability, never the other way round.
     files: ['src/server/observability/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            SERVER_USES,
-            HARNESS,
-            {
-              group: ['@/server/serving/*', '../serving/*'],
-              message: 'src/server/observability may not import src/server/serving: serving calls observability.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(SERVER_USES, HARNESS, {
+      group: ['@/server/serving/*', '../serving/*'],
+      message: 'src/server/observability may not import src/server/serving: serving calls observability.',
+    }),
   },
   {
     // The tooling around the site: typescript-eslint's recommended set (above) in Node's globals.
@@ -114,35 +104,22 @@ export default tseslint.config(
     // One rule for harness code (docs/testing.md): scripts/ are commands, tools/ what commands
     // and tests share, tests/ the suites and their support. Nothing imports a command.
     files: ['scripts/**/*.{js,mjs,cjs,ts}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            COMMANDS,
-            SIBLING_COMMANDS,
-            { group: ['**/tests/*', '**/tests/**'], message: 'scripts/ may not import tests/: move what both need to tools/.' },
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(COMMANDS, SIBLING_COMMANDS, {
+      group: ['**/tests/*', '**/tests/**'],
+      message: 'scripts/ may not import tests/: move what both need to tools/.',
+    }),
   },
   {
     files: ['scripts/build-server.mjs'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [HARNESS, COMMANDS, SIBLING_COMMANDS] }] },
+    rules: restrictedImports(HARNESS, COMMANDS, SIBLING_COMMANDS),
   },
   {
     files: ['tests/**/*.{js,mjs,cjs,ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [COMMANDS] }] },
+    rules: restrictedImports(COMMANDS),
   },
   {
     files: ['tools/**/*.{js,mjs,cjs,ts}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [COMMANDS, { group: ['**/tests/*', '**/tests/**'], message: 'tools/ may not import tests/.' }] },
-      ],
-    },
+    rules: restrictedImports(COMMANDS, { group: ['**/tests/*', '**/tests/**'], message: 'tools/ may not import tests/.' }),
   },
   {
     // CommonJS on purpose (the bench's bare server and its preload), so require is how they import.
@@ -152,16 +129,9 @@ export default tseslint.config(
   },
   {
     files: ['src/proxy.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' },
-            HARNESS,
-          ],
-        },
-      ],
-    },
+    rules: restrictedImports(
+      { group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' },
+      HARNESS,
+    ),
   },
 );

@@ -47,7 +47,10 @@ function npmPackageDir() {
   throw new Error('node-base: `npm` is not on PATH');
 }
 
-/** Node, npm and the CA bundle of this machine, where the official image keeps them. */
+/**
+ * Node, npm and the CA bundle of this machine, where the official image keeps them.
+ * @param {string} rootfs
+ */
 function addNode(rootfs) {
   const bin = path.join(rootfs, 'usr/local/bin');
   const modules = path.join(rootfs, 'usr/local/lib/node_modules');
@@ -61,7 +64,10 @@ function addNode(rootfs) {
   cpSync(process.env.NODE_EXTRA_CA_CERTS || CA_BUNDLE, path.join(rootfs, CA_BUNDLE));
 }
 
-/** What the image needs no copy of: downloaded packages, package lists, manuals, translations. */
+/**
+ * What the image needs no copy of: downloaded packages, package lists, manuals, translations.
+ * @param {string} rootfs
+ */
 async function trim(rootfs) {
   await run('chroot', [rootfs, 'apt-get', 'clean']);
   for (const dir of ['var/lib/apt/lists', 'usr/share/doc', 'usr/share/man', 'usr/share/locale', 'usr/share/info']) {
@@ -71,6 +77,7 @@ async function trim(rootfs) {
   mkdirSync(path.join(rootfs, 'var/lib/apt/lists/partial'), { recursive: true });
 }
 
+/** @param {string} rootfs */
 async function importImage(rootfs) {
   const changes = [
     'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',

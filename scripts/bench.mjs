@@ -22,7 +22,7 @@ import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { measureFirstVisitJs } from '../tools/bench/js-bytes.mjs';
-import { runLighthouse } from '../tools/bench/lighthouse.mjs';
+import { measureLighthouse } from '../tools/bench/lighthouse.mjs';
 import { killBenchServers } from '../tools/bench/bench-servers.mjs';
 import { measureServerMemory } from '../tools/bench/server-memory.mjs';
 import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
@@ -33,50 +33,6 @@ import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'server-overhead', 'image'];
-/** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
-const LIGHTHOUSE_PAGES = [
-  { id: 'root', path: '/' },
-  { id: 'ja', path: '/ja' },
-  { id: 'zh-CN', path: '/zh-CN' },
-  { id: 'not-found', path: '/no-such-page' },
-];
-
-const median = (values) => {
-  const list = values.filter((v) => typeof v === 'number').sort((a, b) => a - b);
-  return list.length ? list[Math.floor(list.length / 2)] : null;
-};
-
-/** BENCH_LIGHTHOUSE_RUNS runs per page, with the median of each figure. */
-async function lighthouseMedians(baseUrl, runs) {
-  const pages = [];
-  for (const target of LIGHTHOUSE_PAGES) {
-    const all = [];
-    for (let run = 1; run <= runs; run += 1) {
-      all.push(await runLighthouse(baseUrl + target.path, { reportFile: path.join(RESULTS_DIR, `lighthouse-${target.id}-${run}.json`) }));
-    }
-    const pick = (get) => median(all.map(get));
-    pages.push({
-      id: target.id,
-      path: target.path,
-      runs: all.length,
-      performance: pick((r) => r.scores.performance),
-      accessibility: pick((r) => r.scores.accessibility),
-      bestPractices: pick((r) => r.scores['best-practices']),
-      lcpMs: pick((r) => r.lcpMs),
-      tbtMs: pick((r) => r.tbtMs),
-      cls: pick((r) => r.cls),
-      fcpMs: pick((r) => r.fcpMs),
-      ttfbMs: pick((r) => r.lcpPhases?.TTFB),
-      loadMs: pick((r) => (r.lcpPhases ? (r.lcpPhases['Load Delay'] ?? 0) + (r.lcpPhases['Load Time'] ?? 0) : null)),
-      renderDelayMs: pick((r) => r.lcpPhases?.['Render Delay']),
-      renderBlockingRequests: pick((r) => r.renderBlockingRequests),
-      lcpElement: all.at(-1)?.lcpElement ?? null,
-      all,
-    });
-  }
-  return { runsPerPage: runs, pages };
-}
-
 /** The stages BENCH_ONLY selects (all when unset); null for a full run. */
 function selectedStages() {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -100,7 +56,7 @@ async function main() {
   const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 3)));
   const only = selectedStages();
-  const runs = (name) => !only || only.has(name);
+  const runs = (/** @type {string} */ name) => !only || only.has(name);
   log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
   if (only) log(`BENCH_ONLY: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
 
@@ -109,6 +65,7 @@ async function main() {
   const build = ensureBuild();
 
   const port = await freePort();
+  /** @type {Awaited<ReturnType<typeof startApp>> | null} */
   let app = null;
   const stopApp = async () => {
     const running = app;
@@ -131,6 +88,7 @@ async function main() {
     killBenchServers();
   });
 
+  /** @type {import('../tools/bench/summary.mjs').BenchResults} */
   const results = {
     throughput: null,
     ceiling: null,
@@ -139,16 +97,25 @@ async function main() {
     lighthouse: null,
     serverOverhead: null,
     serverMemory: null,
+    image: null,
   };
+  /** @type {{ stage: string, message: string }[]} */
   const errors = [];
+  /**
+   * Runs one stage into `results[key]`; a stage that throws is logged and leaves it null.
+   * @template {keyof typeof results} K
+   * @param {K} key
+   * @param {string} name
+   * @param {() => Promise<(typeof results)[K]>} fn
+   */
   const stage = async (key, name, fn) => {
     if (interrupted) return;
     try {
       results[key] = await fn();
     } catch (error) {
       if (interrupted) return;
-      errors.push({ stage: name, message: error.message });
-      log(`\nERROR in ${name}: ${error.stack ?? error}`);
+      errors.push({ stage: name, message: error instanceof Error ? error.message : String(error) });
+      log(`\nERROR in ${name}: ${(error instanceof Error && error.stack) || error}`);
       if (app) log(`App server output (last 2000 chars):\n${app.output().slice(-2000)}`);
     }
   };
@@ -156,12 +123,13 @@ async function main() {
     if (runs('throughput') || runs('js') || runs('lighthouse')) {
       heading('App server');
       app = await startApp({ port });
-      log(`Started the app server (tools/lib/app-server.mjs) at ${app.url}`);
-    }
-    if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(app.url, { durationS, warmupS, rounds }));
-    if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${app.url}/`));
-    if (runs('lighthouse')) {
-      await stage('lighthouse', 'lighthouse', () => lighthouseMedians(app.url, lighthouseRuns));
+      const { url } = app;
+      log(`Started the app server (tools/lib/app-server.mjs) at ${url}`);
+      if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(url, { durationS, warmupS, rounds }));
+      if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${url}/`));
+      if (runs('lighthouse')) {
+        await stage('lighthouse', 'lighthouse', () => measureLighthouse(url, { runs: lighthouseRuns, resultsDir: RESULTS_DIR }));
+      }
     }
   } finally {
     await stopApp();

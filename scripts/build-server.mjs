@@ -54,6 +54,7 @@ writeFileSync(entry, oneByte.source);
 if (oneByte.untouched)
   console.warn(`build-server: the entry keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`);
 
+/** @type {[from: string, to: string][]} */
 const copies = [
   [path.join(ROOT, '.next', 'static'), path.join(STANDALONE, '.next', 'static')],
   [path.join(ROOT, 'public'), path.join(STANDALONE, 'public')],
@@ -89,6 +90,7 @@ function prerenderedPaths() {
  * builds/latest.json and builds/meta/<id>.json, which the server serves as
  * they are. The manifest's shape lives in src/freshness/route-manifest.ts,
  * compiled here for the one call.
+ * @param {ReturnType<typeof buildInfo>} info
  */
 async function writeBuildFiles(info) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'meridian-build-files-'));

@@ -12,9 +12,10 @@ import { importDockerImages } from '../tools/cluster/images.mjs';
 import { PATHS } from '../tools/cluster/layout.mjs';
 import { clusterDown } from '../tools/cluster/teardown.mjs';
 
-const log = (line) => process.stderr.write(`${line}\n`);
+const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
 const USAGE = 'usage: node scripts/cluster.mjs up | down | image <image>...';
 
+/** @param {string[]} args */
 async function main([command, ...rest]) {
   switch (command) {
     case 'up': {
@@ -29,9 +30,10 @@ async function main([command, ...rest]) {
       await clusterDown(log);
       return;
     case 'image': {
-      if (rest.length === 0) throw new Error(`cluster: name at least one local Docker image; ${USAGE}`);
+      const [image, ...moreImages] = rest;
+      if (image === undefined) throw new Error(`cluster: name at least one local Docker image; ${USAGE}`);
       if (!(await clusterRunning())) throw new Error('cluster: no cluster is running; start one with `npm run cluster:up`');
-      await importDockerImages(ensureBinaries(log), rest);
+      await importDockerImages(ensureBinaries(log), [image, ...moreImages]);
       log(`cluster: imported ${rest.join(', ')}`);
       return;
     }

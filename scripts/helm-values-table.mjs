@@ -1,5 +1,5 @@
-// Rewrites the values table of helm/meridian/README.md from the `# --` comments of
-// helm/meridian/values.yaml. The chart tests fail while the README is stale.
+// `npm run helm:values-table`: rewrites the values table of helm/meridian/README.md from the
+// `# --` comments of helm/meridian/values.yaml. The chart tests fail while the README is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../tools/lib/app-server.mjs';

@@ -19,7 +19,10 @@ function defaultNodeImage() {
   return match[1];
 }
 
-/** `wanted` when it is here or can be pulled, else the local base. */
+/**
+ * `wanted` when it is here or can be pulled, else the local base.
+ * @param {string} wanted
+ */
 async function usableNodeImage(wanted) {
   if (succeeds('docker', ['image', 'inspect', wanted])) return wanted;
   try {

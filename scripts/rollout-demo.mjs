@@ -14,7 +14,7 @@ import { ensureRolloutTools, runRollout } from '../tools/rollout/scenario.mjs';
 import { trafficTotals } from '../tools/rollout/traffic-totals.mjs';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
-const log = (line) => console.log(line);
+const log = (/** @type {string} */ line) => console.log(line);
 
 ensureRolloutTools();
 let result;

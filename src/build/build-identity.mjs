@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 /** Safe in a URL query, a file name, an image tag and a label value. */
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** The commit checked out in `cwd`, or 'unknown' without git or a repository (a Docker build). */
+/**
+ * The commit checked out in `cwd`, or 'unknown' without git or a repository (a Docker build).
+ * @param {string} cwd
+ */
 export function gitRevision(cwd) {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -16,7 +19,11 @@ export function gitRevision(cwd) {
   }
 }
 
-/** `value` when it is a valid id; throws naming `name` otherwise. */
+/**
+ * `value` when it is a valid id; throws naming `name` otherwise.
+ * @param {string} name
+ * @param {string} value
+ */
 export function checkedId(name, value) {
   if (!ID_PATTERN.test(value)) {
     throw new Error(
@@ -26,13 +33,24 @@ export function checkedId(name, value) {
   return value;
 }
 
-/** BUILD_REVISION (a build without .git, such as the Docker build), else git's HEAD. */
+/** @typedef {Record<string, string | undefined>} Environment */
+
+/**
+ * BUILD_REVISION (a build without .git, such as the Docker build), else git's HEAD.
+ * @param {Environment} env
+ * @param {string} cwd
+ */
 export function buildRevision(env, cwd) {
   const given = env.BUILD_REVISION?.trim();
   return given ? checkedId('BUILD_REVISION', given) : gitRevision(cwd);
 }
 
-/** BUILD_ID from the environment, else the short commit, else the build time. */
+/**
+ * BUILD_ID from the environment, else the short commit, else the build time.
+ * @param {Environment} env
+ * @param {string} revision
+ * @param {number} [now]
+ */
 export function resolveBuildId(env, revision, now = Date.now()) {
   const fallback = revision === 'unknown' ? `t${now}` : revision.slice(0, 12);
   return checkedId('BUILD_ID', env.BUILD_ID?.trim() || fallback);

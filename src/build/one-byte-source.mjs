@@ -11,6 +11,8 @@ const NON_ASCII = /[^\x00-\x7F]/;
  * `\uXXXX` (a comment reads the same; no code changes). If one stands anywhere else,
  * the source is returned unchanged with that line in `untouched`: code esbuild did not
  * escape is not ours to rewrite, and a larger heap is no reason to fail a build.
+ * @param {string} source
+ * @returns {{ source: string, untouched: string | null }}
  */
 export function asciiComments(source) {
   if (!NON_ASCII.test(source)) return { source, untouched: null };
@@ -20,6 +22,8 @@ export function asciiComments(source) {
       return { source, untouched: `line ${index + 1}: ${line.trim().slice(0, 120)}` };
     }
   }
-  const escaped = lines.map((line) => line.replace(/[^\x00-\x7F]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const escaped = lines.map((line) =>
+    line.replace(/[^\x00-\x7F]/g, (/** @type {string} */ char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
   return { source: escaped.join('\n'), untouched: null };
 }

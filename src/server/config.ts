@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { compile as compileProxyTrust } from 'proxy-addr';
 import { z } from 'zod';
 import { BUILD_POLL_INTERVAL_BOUNDS_MS, DEFAULT_BUILD_POLL_INTERVAL_MS } from '@/shared/build-poll';
+import type { ServerConfigVariable } from './config-variables.mjs';
 
 /**
  * Every setting of the server process, read from the environment once at
@@ -85,7 +86,7 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_SDK_DISABLED: flag(false),
-});
+} satisfies Record<ServerConfigVariable, z.ZodType>);
 
 export interface ServerConfig {
   readonly port: number;

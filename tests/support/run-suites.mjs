@@ -15,14 +15,25 @@ import { playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
-const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+const bin = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', '.bin', name);
 
+/**
+ * @param {string} label
+ * @param {string} command
+ * @param {string[]} args
+ */
 function run(label, command, args) {
   console.log(`\n=== ${label} ===`);
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   return result.status === 0;
 }
 
+/**
+ * The outcome of the JSON report `name`, read by `toOutcome`; a failure when it is missing.
+ * @template Report
+ * @param {string} name
+ * @param {(report: Report) => import('./test-reports.mjs').Outcome} toOutcome
+ */
 function readOutcome(name, toOutcome) {
   const file = path.join(RESULTS, name);
   if (!existsSync(file)) return { passed: 0, failed: 1, failures: [`no report at ${path.relative(ROOT, file)}`] };
@@ -37,7 +48,7 @@ const outcomes = [];
 // The same commands a developer runs, so the suite and `npm run lint` cannot disagree.
 outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
 outcomes.push(run('lint', 'npm', ['run', 'lint']));
-const vitest = (label, projects, report) =>
+const vitest = (/** @type {string} */ label, /** @type {string[]} */ projects, /** @type {string} */ report) =>
   run(label, bin('vitest'), [
     'run',
     ...projects.flatMap((project) => ['--project', project]),
@@ -64,8 +75,10 @@ outcomes.push(
 );
 outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
-const unit = readOutcome('unit-report.json', (report) => vitestOutcome(report, ROOT));
-const cluster = readOutcome('cluster-report.json', (report) => vitestOutcome(report, ROOT));
+/** @param {import('vitest/reporters').JsonTestResults} report */
+const fromVitest = (report) => vitestOutcome(report, ROOT);
+const unit = readOutcome('unit-report.json', fromVitest);
+const cluster = readOutcome('cluster-report.json', fromVitest);
 const e2e = readOutcome('e2e-report.json', playwrightOutcome);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + cluster.passed + e2e.passed;

@@ -5,14 +5,21 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 // The first line of an error is enough to tell a failure apart in the summary.
-const firstLine = (message = '') => stripVTControlCharacters(message).trim().split('\n')[0].slice(0, 300);
+const firstLine = (message = '') => (stripVTControlCharacters(message).trim().split('\n')[0] ?? '').slice(0, 300);
 
+/** @typedef {{ passed: number, failed: number, failures: string[] }} Outcome */
+
+/**
+ * @param {import('vitest/reporters').JsonTestResults} report
+ * @param {string} root
+ * @returns {Outcome}
+ */
 export function vitestOutcome(report, root) {
   const failures = [];
   for (const file of report.testResults) {
     const where = path.relative(root, file.name);
     const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
-    for (const test of failedTests) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    for (const test of failedTests) failures.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     // A file whose hooks or imports fail fails no test but fails the run: count it.
     if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
   }
@@ -20,7 +27,12 @@ export function vitestOutcome(report, root) {
   return { passed: report.numPassedTests, failed: failures.length, failures };
 }
 
-// Playwright nests describe blocks as suites under one suite per file.
+/**
+ * Playwright nests describe blocks as suites under one suite per file.
+ * @param {import('@playwright/test/reporter').JSONReportSuite[] | undefined} suites
+ * @param {string[]} titles
+ * @param {string[]} failures
+ */
 function failedSpecs(suites, titles, failures) {
   for (const suite of suites ?? []) {
     const suiteTitles = suite.title === suite.file ? titles : [...titles, suite.title];
@@ -34,6 +46,10 @@ function failedSpecs(suites, titles, failures) {
   return failures;
 }
 
+/**
+ * @param {import('@playwright/test/reporter').JSONReport} report
+ * @returns {Outcome}
+ */
 export function playwrightOutcome(report) {
   const failures = failedSpecs(report.suites, [], []);
   for (const error of report.errors ?? []) failures.push(`playwright: ${firstLine(error.message)}`);

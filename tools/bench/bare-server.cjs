@@ -4,7 +4,9 @@
 const http = require('node:http');
 const { readFileSync } = require('node:fs');
 
-const saved = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const [responseFile, port] = process.argv.slice(2);
+if (!responseFile || !port) throw new Error('usage: node bare-server.cjs <response.json> <port>');
+const saved = JSON.parse(readFileSync(responseFile, 'utf8'));
 const body = Buffer.from(saved.body, 'base64');
 const headers = { ...saved.headers, 'content-length': String(body.length) };
 http
@@ -12,4 +14,4 @@ http
     res.writeHead(saved.status, headers);
     res.end(body);
   })
-  .listen(Number(process.argv[3]), '127.0.0.1', () => process.stdout.write('ready\n'));
+  .listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));

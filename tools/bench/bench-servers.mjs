@@ -9,31 +9,24 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { SERVER_CONFIG_VARIABLES } from '../../src/server/config-variables.mjs';
 import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
 import { freePort } from './util.mjs';
+
+/** @typedef {Partial<Record<import('../../src/server/config-variables.mjs').ServerConfigVariable, string>>} ServerSettings */
 
 export const STANDALONE = path.join(ROOT, '.next/standalone');
 const NEXT_ENTRY = path.join(STANDALONE, 'server.js');
 const OUR_ENTRY = path.join(ROOT, SERVER_ENTRY);
 
-/** Settings of either server that the caller's shell must not leak into a variant. */
-const SERVER_KEYS = new Set([
-  'PORT',
-  'HOSTNAME',
-  'METRICS_PORT',
-  'LOG_LEVEL',
-  'SHUTDOWN_DELAY_MS',
-  'SHUTDOWN_TIMEOUT_MS',
-  'KEEP_ALIVE_TIMEOUT',
-  'KEEP_ALIVE_TIMEOUT_MS',
-  'TRUST_PROXY',
-  'HSTS',
-  'TELEMETRY_RATE_LIMIT_PER_MINUTE',
-  '__NEXT_PRIVATE_STANDALONE_CONFIG',
-]);
+/** What Next's standalone server.js reads (its template is in next/dist/build/utils.js). */
+export const NEXT_SERVER_VARIABLES = ['PORT', 'HOSTNAME', 'KEEP_ALIVE_TIMEOUT', '__NEXT_PRIVATE_STANDALONE_CONFIG'];
+/** Settings of either server that the caller's shell must not leak into a variant (and OTEL_*, below). */
+const SERVER_KEYS = new Set([...SERVER_CONFIG_VARIABLES, ...NEXT_SERVER_VARIABLES]);
+/** @type {Set<import('node:child_process').ChildProcess>} */
 const live = new Set();
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function cleanEnv() {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_') && !SERVER_KEYS.has(key)));
@@ -44,6 +37,10 @@ export function killBenchServers() {
   for (const child of live) child.kill('SIGTERM');
 }
 
+/**
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ */
 async function waitForOk(url, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -59,7 +56,19 @@ async function waitForOk(url, timeoutMs = 60_000) {
   }
 }
 
-/** Spawns `node <entry>` in the standalone folder; resolves once `readyPath` answers 200. */
+/**
+ * @typedef {object} BenchServer
+ * @property {string} name
+ * @property {string} url
+ * @property {number} pid
+ * @property {() => Promise<void>} stop
+ */
+
+/**
+ * Spawns `node <entry>` in the standalone folder; resolves once `readyPath` answers 200.
+ * @param {{ name: string, entry: string, port: number, env: Record<string, string | undefined>, readyPath: string, nodeArgs?: string[], host?: string }} options
+ * @returns {Promise<BenchServer>}
+ */
 async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], host = '127.0.0.1' }) {
   const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: STANDALONE,
@@ -68,7 +77,7 @@ async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], h
   });
   live.add(child);
   let startup = '';
-  const collect = (chunk) => {
+  const collect = (/** @type {Buffer} */ chunk) => {
     startup = (startup + chunk).slice(-4000);
   };
   child.stdout.on('data', collect);
@@ -90,7 +99,7 @@ async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], h
   return {
     name,
     url,
-    pid: child.pid,
+    pid: pidOf(child),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -107,6 +116,7 @@ async function spawnServer({ name, entry, port, env, readyPath, nodeArgs = [], h
  * external and is answered with a 308 to itself (src/server/next-app.ts passes
  * hostname 'localhost' to Next for the same reason). localhost binds the loopback address
  * dns.lookup gives first, which is where wrk is sent.
+ * @param {{ nodeArgs?: string[] }} [options]
  */
 export async function startNext({ nodeArgs } = {}) {
   const { address, family } = await dns.lookup('localhost');
@@ -122,15 +132,31 @@ export async function startNext({ nodeArgs } = {}) {
 }
 
 /**
- * (b) our entry, metrics and info logging on; (c) the same with tracing to `otlpEndpoint`.
- * SHUTDOWN_DELAY_MS=0 only shortens stop(); it plays no part in serving.
+ * The settings our entry gets in every variant: metrics on `metricsPort`, info logging, and
+ * tracing to `otlpEndpoint` when there is one. SHUTDOWN_DELAY_MS=0 only shortens stop(); it
+ * plays no part in serving.
+ * @param {{ metricsPort: number, otlpEndpoint?: string }} options
+ * @returns {ServerSettings}
  */
-export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env: extraEnv = {} } = {}) {
+export function ourSettings({ metricsPort, otlpEndpoint }) {
+  return {
+    METRICS_PORT: String(metricsPort),
+    LOG_LEVEL: 'info',
+    SHUTDOWN_DELAY_MS: '0',
+    ...(otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint } : {}),
+  };
+}
+
+/**
+ * (b) our entry, metrics and info logging on; (c) the same with tracing to `otlpEndpoint`.
+ * @param {{ name?: string, otlpEndpoint?: string, nodeArgs?: string[], env?: ServerSettings }} [options]
+ * @returns {Promise<BenchServer & { metricsUrl: string }>}
+ */
+export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env = {} } = {}) {
   const port = await freePort();
   const metricsPort = await freePort();
-  const env = { METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0' };
-  if (otlpEndpoint) env.OTEL_EXPORTER_OTLP_ENDPOINT = otlpEndpoint;
-  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: { ...env, ...extraEnv }, readyPath: '/readyz', nodeArgs });
+  const settings = { ...ourSettings({ metricsPort, otlpEndpoint }), ...env };
+  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: settings, readyPath: '/readyz', nodeArgs });
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
@@ -154,20 +180,33 @@ export async function startOtlpReceiver() {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, '127.0.0.1', () => resolve(undefined));
   });
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   return {
-    endpoint: `http://127.0.0.1:${server.address().port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stats,
     close: () =>
       new Promise((resolve) => {
-        server.close(() => resolve());
+        server.close(() => resolve(undefined));
         server.closeAllConnections();
       }),
   };
 }
 
-/** Resident memory of a process in MiB, from /proc/<pid>/status (VmRSS, in kB). */
+/**
+ * The pid of a child that started (Node leaves it undefined only when the spawn failed).
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export function pidOf(child) {
+  if (child.pid === undefined) throw new Error(`${child.spawnfile} has no pid: it did not start`);
+  return child.pid;
+}
+
+/**
+ * Resident memory of a process in MiB, from /proc/<pid>/status (VmRSS, in kB).
+ * @param {number} pid
+ */
 export function rssMiB(pid) {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
@@ -176,16 +215,24 @@ export function rssMiB(pid) {
 
 const CLOCK_TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat.
+ * @param {number} pid
+ */
 export function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
 }
 
-/** Values of unlabelled samples of a Prometheus text exposition, by metric name. */
+/**
+ * Values of unlabelled samples of a Prometheus text exposition, by metric name.
+ * @param {string} url
+ * @param {readonly string[]} names
+ */
 export async function scrapeMetrics(url, names) {
   const response = await fetch(url);
   const text = await response.text();
+  /** @type {Record<string, number | null>} */
   const values = {};
   for (const name of names) {
     const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)`, 'm').exec(text);

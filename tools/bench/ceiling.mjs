@@ -9,20 +9,27 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, heading, log, round } from './util.mjs';
-import { startNext, startOurs } from './bench-servers.mjs';
+import { freePort, heading, log, median, round } from './util.mjs';
+import { pidOf, startNext, startOurs } from './bench-servers.mjs';
 import { runWrk } from './throughput.mjs';
 
 export const CEILING_SHARE_TARGET = 0.6;
 const PAGE = '/ja';
 const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
-/** Peak resident memory of a process in MiB (VmHWM in /proc/<pid>/status). */
+/**
+ * Peak resident memory of a process in MiB (VmHWM in /proc/<pid>/status).
+ * @param {number} pid
+ */
 export function peakRssMiB(pid) {
   const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? round(Number(match[1]) / 1024, 1) : null;
 }
 
+/**
+ * @param {CapturedResponse} response
+ * @returns {Promise<BenchServer>}
+ */
 async function startBare(response) {
   const dir = mkdtempSync(path.join(tmpdir(), 'meridian-bare-'));
   const file = path.join(dir, 'response.json');
@@ -36,7 +43,7 @@ async function startBare(response) {
   return {
     name: 'bare node:http',
     url: `http://127.0.0.1:${port}`,
-    pid: child.pid,
+    pid: pidOf(child),
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');
@@ -44,7 +51,16 @@ async function startBare(response) {
   };
 }
 
-/** What our entry sends for /ja to a client like wrk (no Accept-Encoding): status, headers, bytes. */
+/** @typedef {import('./bench-servers.mjs').BenchServer} BenchServer */
+/** @typedef {import('./throughput.mjs').WrkRun} WrkRun */
+/** @typedef {{ status: number, headers: Record<string, string>, body: string, bytes: number }} CapturedResponse */
+/** @typedef {'bare' | 'ours' | 'quiet' | 'next'} ServerId */
+
+/**
+ * What our entry sends for /ja to a client like wrk (no Accept-Encoding): status, headers, bytes.
+ * @param {string} url
+ * @returns {Promise<CapturedResponse>}
+ */
 async function captureResponse(url) {
   const response = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
   const body = Buffer.from(await response.arrayBuffer());
@@ -52,20 +68,31 @@ async function captureResponse(url) {
   return { status: response.status, headers, body: body.toString('base64'), bytes: body.length };
 }
 
+/** @param {{ durationS: number, warmupS: number, rounds: number }} options */
 export async function measureCeiling({ durationS, warmupS, rounds }) {
   heading(`${PAGE} against a bare node:http server and Next's server.js (wrk, 1 thread, 10 connections)`);
-  const servers = {};
+  /** @type {BenchServer[]} */
+  const started = [];
+  /** @type {<T extends BenchServer>(server: T) => T} */
+  const track = (server) => {
+    started.push(server);
+    return server;
+  };
   try {
-    servers.ours = await startOurs({ name: 'ours (access log on)' });
-    servers.quiet = await startOurs({ name: 'ours (access log off)', env: { LOG_LEVEL: 'warn' } });
-    servers.next = await startNext();
-    const response = await captureResponse(servers.ours.url + PAGE);
-    servers.bare = await startBare(response);
+    const ours = track(await startOurs({ name: 'ours (access log on)' }));
+    const quiet = track(await startOurs({ name: 'ours (access log off)', env: { LOG_LEVEL: 'warn' } }));
+    const next = track(await startNext());
+    const response = await captureResponse(ours.url + PAGE);
+    const bare = track(await startBare(response));
+    /** @type {Record<ServerId, BenchServer>} */
+    const servers = { bare, ours, quiet, next };
     log(
       `  ${PAGE}: HTTP ${response.status}, ${response.bytes} bytes, ${Object.keys(response.headers).length} headers copied to the bare server`,
     );
+    /** @type {ServerId[]} */
     const order = ['bare', 'ours', 'quiet', 'next'];
-    const runs = Object.fromEntries(order.map((id) => [id, []]));
+    /** @type {Record<ServerId, WrkRun[]>} */
+    const runs = { bare: [], ours: [], quiet: [], next: [] };
     for (const id of order) await runWrk(servers[id].url + PAGE, { durationS: warmupS, threads: 1 });
     for (let r = 1; r <= rounds; r += 1) {
       for (const id of r % 2 ? order : [...order].reverse()) {
@@ -77,19 +104,14 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
         );
       }
     }
-    const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const summary = Object.fromEntries(
-      order.map((id) => [
-        id,
-        {
-          name: servers[id].name,
-          medianRps: round(median(runs[id].map((x) => x.rps)), 0),
-          rps: runs[id].map((x) => round(x.rps, 0)),
-          p99Ms: round(median(runs[id].map((x) => x.p99Ms)), 2),
-        },
-      ]),
-    );
-    const share = (id) => round(summary[id].medianRps / summary.bare.medianRps, 2);
+    const summarize = (/** @type {ServerId} */ id) => ({
+      name: servers[id].name,
+      medianRps: round(median(runs[id].map((x) => x.rps)), 0),
+      rps: runs[id].map((x) => round(x.rps, 0)),
+      p99Ms: round(median(runs[id].map((x) => x.p99Ms)), 2),
+    });
+    const summary = { bare: summarize('bare'), ours: summarize('ours'), quiet: summarize('quiet'), next: summarize('next') };
+    const share = (/** @type {ServerId} */ id) => round(summary[id].medianRps / summary.bare.medianRps, 2);
     const result = {
       page: PAGE,
       bytes: response.bytes,
@@ -97,7 +119,7 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
       durationS,
       servers: summary,
       shareOfBare: { ours: share('ours'), quiet: share('quiet'), next: share('next') },
-      peakRssMiB: { ours: peakRssMiB(servers.ours.pid), quiet: peakRssMiB(servers.quiet.pid), next: peakRssMiB(servers.next.pid) },
+      peakRssMiB: { ours: peakRssMiB(ours.pid), quiet: peakRssMiB(quiet.pid), next: peakRssMiB(next.pid) },
       target: CEILING_SHARE_TARGET,
     };
     log(
@@ -107,6 +129,6 @@ export async function measureCeiling({ durationS, warmupS, rounds }) {
     );
     return result;
   } finally {
-    for (const server of Object.values(servers)) await server.stop();
+    for (const server of started) await server.stop();
   }
 }

@@ -3,25 +3,32 @@
 // with `npm run image` first (the engine's layer cache makes a rebuild quick).
 import { execFileSync } from 'node:child_process';
 import { ROOT } from '../lib/app-server.mjs';
-import { buildRevision, resolveBuildId } from '../build-server/build-identity.mjs';
+import { buildRevision, resolveBuildId } from '../../src/build/build-identity.mjs';
 import { ensureDockerEngine } from '../docker-engine.mjs';
-import { heading, log, round } from './util.mjs';
+import { heading, log, median, round } from './util.mjs';
 
 export const IMAGE_TARGETS = { layersAboveBaseMB: 80, readySeconds: 2 };
 const READY_RUNS = 5;
 const READY_TIMEOUT_MS = 30_000;
 
-const docker = (args) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-const sizeMB = (image) => Number(docker(['image', 'inspect', '--format', '{{.Size}}', image])) / 1e6;
+const docker = (/** @type {string[]} */ args) =>
+  execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const sizeMB = (/** @type {string} */ image) => Number(docker(['image', 'inspect', '--format', '{{.Size}}', image])) / 1e6;
 
-/** The base the image was built on, as its OCI label names it. */
+/**
+ * The base the image was built on, as its OCI label names it.
+ * @param {string} image
+ */
 function baseImageOf(image) {
   const label = docker(['image', 'inspect', '--format', '{{index .Config.Labels "org.opencontainers.image.base.name"}}', image]);
   if (!label || label === '<no value>') throw new Error(`bench image: ${image} has no org.opencontainers.image.base.name label`);
   return label;
 }
 
-/** Seconds from `docker run` to the first 200 of /readyz, as the README runs the image (read-only, tmpfs). */
+/**
+ * Seconds from `docker run` to the first 200 of /readyz, as docs/operations.md#docker runs the image (read-only, tmpfs).
+ * @param {string} image
+ */
 async function secondsToReady(image) {
   const startedAt = performance.now();
   const id = docker([
@@ -38,7 +45,7 @@ async function secondsToReady(image) {
     image,
   ]);
   try {
-    const port = docker(['port', id, '3000/tcp']).split('\n')[0].split(':').at(-1);
+    const port = docker(['port', id, '3000/tcp']).split('\n')[0]?.split(':').at(-1);
     for (;;) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return (performance.now() - startedAt) / 1000;
@@ -72,8 +79,7 @@ async function measure() {
   log(`  ${image}: ${round(sizeMB(image), 1)} MB, of which ${layersAboveBaseMB} MB above its base ${base}`);
   const runs = [];
   for (let index = 0; index < READY_RUNS; index += 1) runs.push(round(await secondsToReady(image), 2));
-  const sorted = [...runs].sort((a, b) => a - b);
-  const medianSeconds = sorted[Math.floor(sorted.length / 2)];
+  const medianSeconds = median(runs);
   log(`  docker run → /readyz 200: ${runs.join(', ')} s (median ${medianSeconds} s)`);
   return { image, base, layersAboveBaseMB, readySeconds: runs, medianReadySeconds: medianSeconds, targets: IMAGE_TARGETS };
 }

@@ -6,16 +6,41 @@ export const JS_BUDGET_KIB = 110;
 export const JS_LATER_BUDGET_KIB = 130;
 const LATER_MS = 6_000;
 
-function header(headers, name) {
-  const key = Object.keys(headers ?? {}).find((k) => k.toLowerCase() === name);
-  return key === undefined ? null : headers[key];
+/**
+ * @param {Record<string, string> | undefined} headers
+ * @param {string} name
+ */
+function header(headers = {}, name) {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? null : (headers[key] ?? null);
 }
+
+/**
+ * What the network events told about one request.
+ * @typedef {object} RequestRecord
+ * @property {string | null} [acceptEncoding]
+ * @property {string} [url]
+ * @property {string} [type]
+ * @property {number} [status]
+ * @property {string | null} [encoding]
+ * @property {boolean} [fromCache]
+ * @property {number} [encodedDataLength]
+ * @property {number} [finishedAt]
+ */
+
+/**
+ * A script whose response and its end were seen (a script's response event carries its URL).
+ * @param {RequestRecord} r
+ * @returns {r is RequestRecord & { url: string, encodedDataLength: number }}
+ */
+const isFinishedScript = (r) => r.type === 'Script' && r.encodedDataLength !== undefined && r.url !== undefined;
 
 /**
  * Loads `url` in a fresh Chromium context, waits for network idle plus ~1 s, and sums
  * Network.loadingFinished.encodedDataLength (bytes on the wire, compressed as sent,
  * headers included) of every response whose resource type is Script. Resource Timing's
  * encodedBodySize / decodedBodySize give the compressed and raw body sizes alongside.
+ * @param {string} url
  */
 export async function measureFirstVisitJs(url) {
   heading('JavaScript by the load event and after 6 s (Chromium via playwright-core)');
@@ -25,8 +50,16 @@ export async function measureFirstVisitJs(url) {
     const context = await browser.newContext();
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
+    /** @type {Map<string, RequestRecord>} */
     const requests = new Map();
-    const entry = (id) => requests.get(id) ?? requests.set(id, {}).get(id);
+    const entry = (/** @type {string} */ id) => {
+      const known = requests.get(id);
+      if (known) return known;
+      /** @type {RequestRecord} */
+      const created = {};
+      requests.set(id, created);
+      return created;
+    };
     cdp.on('Network.requestWillBeSentExtraInfo', (e) => {
       entry(e.requestId).acceptEncoding = header(e.headers, 'accept-encoding');
     });
@@ -52,7 +85,7 @@ export async function measureFirstVisitJs(url) {
     // What a visitor has downloaded by the load event (async scripts hold it back).
     const response = await page.goto(url, { waitUntil: 'load' });
     const timing = await page.evaluate(() =>
-      performance.getEntriesByType('resource').map((e) => ({
+      /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).map((e) => ({
         url: e.name,
         transferSize: e.transferSize,
         encodedBodySize: e.encodedBodySize,
@@ -62,7 +95,9 @@ export async function measureFirstVisitJs(url) {
     const documentRequest = [...requests.values()].find((r) => r.type === 'Document');
     // The first visit: what arrived by the load event, copied before waiting on.
     // (Same clock as the network events; code fetched after the load event is on-demand.)
-    const firstLoad = [...requests.values()].filter((r) => r.finishedAt <= loadEventAt).map((r) => ({ ...r }));
+    const firstLoad = [...requests.values()]
+      .filter((r) => r.finishedAt !== undefined && r.finishedAt <= loadEventAt)
+      .map((r) => ({ ...r }));
     // Code loaded on demand (web vitals after load, Swiper a few seconds later)
     // is not part of the first load, but a visitor who stays downloads it too.
     const scriptWireBytes = () =>
@@ -73,7 +108,7 @@ export async function measureFirstVisitJs(url) {
 
     const byUrl = new Map(timing.map((t) => [t.url, t]));
     const scripts = firstLoad
-      .filter((r) => r.type === 'Script' && r.encodedDataLength !== undefined)
+      .filter(isFinishedScript)
       .map((r) => ({
         url: r.url,
         status: r.status,
@@ -85,7 +120,7 @@ export async function measureFirstVisitJs(url) {
       }))
       .sort((a, b) => b.wireBytes - a.wireBytes);
 
-    const sum = (key) => scripts.reduce((total, s) => total + (s[key] ?? 0), 0);
+    const sum = (/** @type {'wireBytes' | 'bodyBytes' | 'decodedBytes'} */ key) => scripts.reduce((total, s) => total + (s[key] ?? 0), 0);
     const wireBytes = sum('wireBytes');
     // Next's compression skips bodies under 1 KiB; only bigger identity-encoded scripts are a problem.
     const uncompressed = scripts.filter((s) => !s.encoding && (s.decodedBytes ?? s.wireBytes) >= 1024);

@@ -2,24 +2,51 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, round } from './util.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
+/** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
+const LIGHTHOUSE_PAGES = [
+  { id: 'root', path: '/' },
+  { id: 'ja', path: '/ja' },
+  { id: 'zh-CN', path: '/zh-CN' },
+  { id: 'not-found', path: '/no-such-page' },
+];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const CHECKED_CATEGORIES = ['accessibility', 'best-practices', 'seo'];
 const SCORE_MODES = new Set(['binary', 'numeric', 'metricSavings']);
 
-/** A short text for one row of an audit's details: the element when there is one, and why. */
+/**
+ * A row of an audit's details, read as the JSON it is: Lighthouse's own types cover every
+ * kind of detail, and this summary reads a few fields of whichever rows it finds.
+ * @typedef {Record<string, unknown>} DetailRow
+ * @typedef {{ type: 'node', selector?: string, snippet?: string, nodeLabel?: string, explanation?: string }} NodeCell
+ */
+
+/** @returns {value is DetailRow} */
+const isRow = (/** @type {unknown} */ value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** @returns {value is NodeCell} */
+const isNode = (/** @type {unknown} */ value) => isRow(value) && value.type === 'node';
+/** The rows of `value` when it is a list of them. */
+const rowsOf = (/** @type {unknown} */ value) => (Array.isArray(value) ? value.filter(isRow) : []);
+
+/**
+ * A short text for one row of an audit's details: the element when there is one, and why.
+ * @param {DetailRow} item
+ */
 function describeItem(item) {
-  const sub = item.subItems?.items ?? [];
-  const reasons = sub.map((x) => x.reason ?? x.cause ?? x.extra?.value ?? null).filter((x) => typeof x === 'string');
-  const node = [item.node, item.source, ...sub.map((x) => x.node)].find((x) => x?.type === 'node');
+  const sub = isRow(item.subItems) ? rowsOf(item.subItems.items) : [];
+  const reasons = sub
+    .map((x) => x.reason ?? x.cause ?? (isRow(x.extra) ? x.extra.value : undefined) ?? null)
+    .filter((x) => typeof x === 'string');
+  const node = [item.node, item.source, ...sub.map((x) => x.node)].find(isNode);
   const parts = [];
   if (node) {
     parts.push(node.selector && `selector ${node.selector}`, node.snippet && `snippet ${node.snippet}`);
     if (node.nodeLabel && node.nodeLabel !== node.snippet && node.nodeLabel !== node.selector) parts.push(`label "${node.nodeLabel}"`);
     if (node.explanation) parts.push(`why: ${node.explanation.replace(/\s+/g, ' ')}`);
   } else {
-    for (const value of [item.description, item.issueType, item.source, item.url, item.sourceLocation?.url]) {
+    const sourceUrl = isRow(item.sourceLocation) ? item.sourceLocation.url : undefined;
+    for (const value of [item.description, item.issueType, item.source, item.url, sourceUrl]) {
       if (typeof value === 'string' && value) parts.push(value);
     }
   }
@@ -29,21 +56,36 @@ function describeItem(item) {
   return text || JSON.stringify(item).slice(0, 300);
 }
 
-/** Rows of a details table, looking inside a `list` of tables (as LCP element uses). */
+/**
+ * The rows of an audit's details (a table's items).
+ * @param {{ details?: unknown } | undefined} audit
+ */
+const itemsOf = (audit) => (isRow(audit?.details) ? rowsOf(audit.details.items) : []);
+
+/**
+ * Rows of a details table, looking inside a `list` of tables (as LCP element uses).
+ * @param {{ details?: unknown } | undefined} audit
+ */
 function detailItems(audit) {
   const details = audit?.details;
-  if (!details) return [];
-  if (details.type === 'list') return details.items.flatMap((table) => (table.items ?? []).filter((x) => x.node));
-  return details.items ?? [];
+  if (!isRow(details)) return [];
+  if (details.type === 'list') return rowsOf(details.items).flatMap((table) => rowsOf(table.items).filter((x) => x.node));
+  return rowsOf(details.items);
 }
 
-/** Audits with a score below 1 in `categoryId`, with their ids, titles and elements. */
+/**
+ * Audits with a score below 1 in `categoryId`, with their ids, titles and elements.
+ * @param {import('lighthouse').Result} lhr
+ * @param {string} categoryId
+ */
 function failingAudits(lhr, categoryId) {
   const category = lhr.categories[categoryId];
   if (!category) return [];
   return category.auditRefs
     .map((ref) => ({ ref, audit: lhr.audits[ref.id] }))
-    .filter(({ audit }) => audit && SCORE_MODES.has(audit.scoreDisplayMode) && audit.score !== null && audit.score < 1)
+    .flatMap(({ ref, audit }) =>
+      audit && SCORE_MODES.has(audit.scoreDisplayMode) && audit.score !== null && audit.score < 1 ? [{ ref, audit }] : [],
+    )
     .map(({ ref, audit }) => ({
       category: categoryId,
       id: audit.id,
@@ -56,16 +98,24 @@ function failingAudits(lhr, categoryId) {
     }));
 }
 
-/** Simulated LCP split in TTFB, load delay, load time and render delay (ms), as the LCP element audit shows it. */
+/**
+ * Simulated LCP split in TTFB, load delay, load time and render delay (ms), as the LCP element audit shows it.
+ * @param {import('lighthouse').Result} lhr
+ * @returns {Record<string, number | null> | null}
+ */
 function lcpPhases(lhr) {
-  const table = (lhr.audits['largest-contentful-paint-element']?.details?.items ?? []).find((t) =>
-    t.headings?.some((h) => h.key === 'phase'),
-  );
+  const table = itemsOf(lhr.audits['largest-contentful-paint-element']).find((t) => rowsOf(t.headings).some((h) => h.key === 'phase'));
   if (!table) return null;
-  return Object.fromEntries(table.items.map((item) => [item.phase, round(item.timing, 0)]));
+  return Object.fromEntries(
+    rowsOf(table.items).map((item) => [String(item.phase), round(typeof item.timing === 'number' ? item.timing : null, 0)]),
+  );
 }
 
-/** Runs Lighthouse on `url`, writes the full JSON report to `reportFile`, returns the summary. */
+/**
+ * Runs Lighthouse on `url`, writes the full JSON report to `reportFile`, returns the summary.
+ * @param {string} url
+ * @param {{ reportFile: string }} options
+ */
 export async function runLighthouse(url, { reportFile }) {
   heading('Lighthouse 12 (mobile, default config)');
   const { default: lighthouse } = await import('lighthouse');
@@ -97,8 +147,11 @@ export async function runLighthouse(url, { reportFile }) {
   if (lhr.runtimeError) {
     throw new Error(`Lighthouse could not measure ${url}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message} (report: ${reportFile})`);
   }
-  const score = (id) => (lhr.categories[id]?.score == null ? null : Math.round(lhr.categories[id].score * 100));
-  const numeric = (id) => lhr.audits[id]?.numericValue ?? null;
+  const score = (/** @type {string} */ id) => {
+    const value = lhr.categories[id]?.score;
+    return value == null ? null : Math.round(value * 100);
+  };
+  const numeric = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? null;
   const summary = {
     url: lhr.finalDisplayedUrl ?? url,
     lighthouseVersion: lhr.lighthouseVersion,
@@ -112,7 +165,7 @@ export async function runLighthouse(url, { reportFile }) {
     fcpMs: round(numeric('first-contentful-paint'), 0),
     speedIndexMs: round(numeric('speed-index'), 0),
     lcpPhases: lcpPhases(lhr),
-    renderBlockingRequests: (lhr.audits['render-blocking-insight']?.details?.items ?? []).filter((item) => item.url).length,
+    renderBlockingRequests: itemsOf(lhr.audits['render-blocking-insight']).filter((item) => item.url).length,
     lcpElement: detailItems(lhr.audits['largest-contentful-paint-element']).map(describeItem)[0] ?? null,
     layoutShifts: detailItems(lhr.audits['layout-shifts']).map(describeItem),
     failing: CHECKED_CATEGORIES.flatMap((id) => failingAudits(lhr, id)),
@@ -125,7 +178,7 @@ export async function runLighthouse(url, { reportFile }) {
     `  LCP ${summary.lcpMs} ms, TBT ${summary.tbtMs} ms, CLS ${summary.cls}, FCP ${summary.fcpMs} ms, Speed Index ${summary.speedIndexMs} ms`,
   );
   if (summary.lcpElement) log(`  LCP element: ${summary.lcpElement}`);
-  for (const shift of summary.cls > 0 ? summary.layoutShifts : []) log(`  Layout shift: ${shift}`);
+  for (const shift of (summary.cls ?? 0) > 0 ? summary.layoutShifts : []) log(`  Layout shift: ${shift}`);
   if (summary.failing.length === 0) log('  No failing accessibility, best-practices or SEO audits.');
   for (const audit of summary.failing) {
     log(`  FAILING [${audit.category}] ${audit.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
@@ -135,3 +188,46 @@ export async function runLighthouse(url, { reportFile }) {
   log(`  Full report: ${summary.reportFile}`);
   return summary;
 }
+
+/**
+ * `runs` Lighthouse runs per page of LIGHTHOUSE_PAGES, with the median of each figure
+ * (null where no run had it); the reports are written to `resultsDir`.
+ * @param {string} baseUrl
+ * @param {{ runs: number, resultsDir: string }} options
+ */
+export async function measureLighthouse(baseUrl, { runs, resultsDir }) {
+  const pages = [];
+  for (const target of LIGHTHOUSE_PAGES) {
+    /** @type {LighthouseSummary[]} */
+    const all = [];
+    for (let run = 1; run <= runs; run += 1) {
+      all.push(await runLighthouse(baseUrl + target.path, { reportFile: path.join(resultsDir, `lighthouse-${target.id}-${run}.json`) }));
+    }
+    /** @param {(summary: LighthouseSummary) => number | null | undefined} get */
+    const pick = (get) => {
+      const values = all.map(get).filter((value) => typeof value === 'number');
+      return values.length ? median(values) : null;
+    };
+    pages.push({
+      id: target.id,
+      path: target.path,
+      runs: all.length,
+      performance: pick((r) => r.scores.performance),
+      accessibility: pick((r) => r.scores.accessibility),
+      bestPractices: pick((r) => r.scores['best-practices']),
+      lcpMs: pick((r) => r.lcpMs),
+      tbtMs: pick((r) => r.tbtMs),
+      cls: pick((r) => r.cls),
+      fcpMs: pick((r) => r.fcpMs),
+      ttfbMs: pick((r) => r.lcpPhases?.TTFB),
+      loadMs: pick((r) => (r.lcpPhases ? (r.lcpPhases['Load Delay'] ?? 0) + (r.lcpPhases['Load Time'] ?? 0) : null)),
+      renderDelayMs: pick((r) => r.lcpPhases?.['Render Delay']),
+      renderBlockingRequests: pick((r) => r.renderBlockingRequests),
+      lcpElement: all.at(-1)?.lcpElement ?? null,
+      all,
+    });
+  }
+  return { runsPerPage: runs, pages };
+}
+
+/** @typedef {Awaited<ReturnType<typeof runLighthouse>>} LighthouseSummary */

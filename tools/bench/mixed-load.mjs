@@ -29,6 +29,7 @@ const HEAP_SERIES = {
 /**
  * `/` and the page routes the build prerendered (as in src/server/serving/pages/prerendered-pages.ts),
  * by their paths: the default locale's routes answer a redirect to `/`, which is part of the mix.
+ * @param {{ routes: Record<string, { routeType?: string, initialStatus?: number }> }} prerenderManifest
  */
 export function pagePathsOf(prerenderManifest) {
   const routes = Object.entries(prerenderManifest.routes)
@@ -37,8 +38,13 @@ export function pagePathsOf(prerenderManifest) {
   return [...new Set(['/', ...routes.sort()])];
 }
 
-/** What each page path answers (so a redirect or a 404 in the "pages" share is seen, not guessed). */
+/**
+ * What each page path answers (so a redirect or a 404 in the "pages" share is seen, not guessed).
+ * @param {string} baseUrl
+ * @param {string[]} paths
+ */
 async function preflight(baseUrl, paths) {
+  /** @type {Record<string, string>} */
   const answers = {};
   for (const pagePath of paths) {
     const response = await fetch(baseUrl + pagePath, { redirect: 'manual' });
@@ -49,26 +55,37 @@ async function preflight(baseUrl, paths) {
   return answers;
 }
 
+/** @param {string} url */
 async function metricsText(url) {
   const response = await fetch(url);
   return response.text();
 }
 
+/**
+ * @param {string} text
+ * @param {string} name
+ */
 function valueOf(text, name) {
   const match = new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text);
   return match ? Number(match[1]) : null;
 }
 
-/** Requests answered so far, by status code, from http_server_request_duration_seconds_count. */
+/**
+ * Requests answered so far, by status code, from http_server_request_duration_seconds_count.
+ * @param {string} text
+ */
 function statusesOf(text) {
+  /** @type {Record<string, number>} */
   const statuses = {};
-  for (const match of text.matchAll(/^http_server_request_duration_seconds_count\{[^}]*status_code="(\d+|other)"[^}]*\} (\d+)/gm)) {
-    statuses[match[1]] = (statuses[match[1]] ?? 0) + Number(match[2]);
+  for (const [, code = '', count] of text.matchAll(
+    /^http_server_request_duration_seconds_count\{[^}]*status_code="(\d+|other)"[^}]*\} (\d+)/gm,
+  )) {
+    statuses[code] = (statuses[code] ?? 0) + Number(count);
   }
   return statuses;
 }
 
-const stats = (values) => {
+const stats = (/** @type {number[]} */ values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return {
     min: round(sorted[0], 1),
@@ -77,6 +94,9 @@ const stats = (values) => {
   };
 };
 
+/** @typedef {{ s: number, rssMiB: number, heapUsedMiB: number, heapTotalMiB: number, externalMiB: number }} MemorySample */
+
+/** @param {{ durationS: number }} options */
 export async function measureMixedLoad({ durationS }) {
   heading(`Memory through ${durationS} s of mixed load (wrk, 1 thread, 10 connections; 60 % pages, 40 % random 404s, half compressed)`);
   const pages = pagePathsOf(JSON.parse(readFileSync(path.join(STANDALONE, '.next', 'prerender-manifest.json'), 'utf8')));
@@ -90,15 +110,21 @@ export async function measureMixedLoad({ durationS }) {
   // The readiness polls of start-up (503s) are counted too: only what the load added counts.
   const before = statusesOf(await metricsText(server.metricsUrl));
   const cpuBefore = cpuMs(server.pid);
+  /** @type {MemorySample[]} */
   const samples = [];
   const startedAt = Date.now();
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       const text = await metricsText(server.metricsUrl);
-      const sample = { s: round((Date.now() - startedAt) / 1000, 1), rssMiB: round(rssMiB(server.pid), 1) };
-      for (const [key, name] of Object.entries(HEAP_SERIES)) sample[key] = round((valueOf(text, name) ?? NaN) / MiB, 1);
-      samples.push(sample);
+      const heap = (/** @type {keyof typeof HEAP_SERIES} */ key) => round((valueOf(text, HEAP_SERIES[key]) ?? NaN) / MiB, 1);
+      samples.push({
+        s: round((Date.now() - startedAt) / 1000, 1),
+        rssMiB: round(rssMiB(server.pid), 1),
+        heapUsedMiB: heap('heapUsedMiB'),
+        heapTotalMiB: heap('heapTotalMiB'),
+        externalMiB: heap('externalMiB'),
+      });
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   })();
@@ -110,7 +136,7 @@ export async function measureMixedLoad({ durationS }) {
     const after = statusesOf(await metricsText(server.metricsUrl));
     const statuses = Object.fromEntries(
       Object.entries(after)
-        .map(([code, count]) => [code, count - (before[code] ?? 0)])
+        .map(([code, count]) => /** @type {const} */ ([code, count - (before[code] ?? 0)]))
         .filter(([, count]) => count > 0),
     );
     const settled = samples.filter((sample) => sample.s >= Math.min(SETTLE_S, durationS / 2));
@@ -129,7 +155,7 @@ export async function measureMixedLoad({ durationS }) {
       rssMiB: stats(settled.map((sample) => sample.rssMiB)),
       peakRssMiB: peakRssMiB(server.pid),
       heapUsedMiB: heapUsed,
-      heapSwingMiB: round(heapUsed.max - heapUsed.min, 1),
+      heapSwingMiB: round((heapUsed.max ?? NaN) - (heapUsed.min ?? NaN), 1),
       heapTotalMiB: stats(settled.map((sample) => sample.heapTotalMiB)),
       externalMiB: stats(settled.map((sample) => sample.externalMiB)),
       samples,

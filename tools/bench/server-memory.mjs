@@ -26,37 +26,49 @@ const COLLECTION_PAUSE_MS = 1000;
 
 const random = () => randomBytes(8).toString('hex');
 /** Pages that do not exist (the 404 page renders), static files and data files that do not exist. */
+/** @type {[{ name: string, make: () => string }, ...{ name: string, make: () => string }[]]} */
 const RANDOM_KINDS = [
   { name: '/<random>', make: () => `/${random()}` },
   { name: '/ja/<random>', make: () => `/ja/${random()}` },
   { name: '/_next/static/<random>.js', make: () => `/_next/static/${random()}.js` },
   { name: '/<random>.json', make: () => `/${random()}.json` },
 ];
-export const randomPath = () => RANDOM_KINDS[Math.floor(Math.random() * RANDOM_KINDS.length)].make();
+/**
+ * @template T
+ * @param {readonly [T, ...T[]]} list
+ */
+const pick = (list) => list[Math.floor(Math.random() * list.length)] ?? list[0];
+export const randomPath = () => pick(RANDOM_KINDS).make();
+/** @type {[string, ...string[]]} */
 const FIXED = ['/', '/ja', '/no-such-page', '/robots.txt', '/healthz'];
 /** Warm-up: the known pages and the random kinds, half each, so every code path has run. */
-export const warmupPath = () => (Math.random() < 0.5 ? FIXED[Math.floor(Math.random() * FIXED.length)] : randomPath());
+export const warmupPath = () => (Math.random() < 0.5 ? pick(FIXED) : randomPath());
 
-/** `total` GET requests over CONNECTIONS keep-alive connections; counts the statuses. */
+/**
+ * `total` GET requests over CONNECTIONS keep-alive connections; counts the statuses.
+ * @param {string} baseUrl
+ * @param {number} total
+ * @param {() => string} pickPath
+ */
 export async function send(baseUrl, total, pickPath) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  /** @type {Record<number, number>} */
   const statuses = {};
   let started = 0;
   let errors = 0;
-  const one = (target) =>
+  const one = (/** @type {string} */ target) =>
     new Promise((resolve) => {
-      const req = http.get(baseUrl + target, { agent }, (res) => {
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-        res.resume();
-        finished(res).then(resolve, () => {
-          errors += 1;
-          resolve();
-        });
-      });
-      req.on('error', () => {
+      const failed = () => {
         errors += 1;
-        resolve();
+        resolve(undefined);
+      };
+      const req = http.get(baseUrl + target, { agent }, (res) => {
+        const status = res.statusCode ?? 0;
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        res.resume();
+        finished(res).then(resolve, failed);
       });
+      req.on('error', failed);
     });
   const worker = async () => {
     while (started < total) {
@@ -70,14 +82,22 @@ export async function send(baseUrl, total, pickPath) {
   return { requests: started, statuses, errors, seconds: round((Date.now() - startedAt) / 1000, 1) };
 }
 
-/** RSS, and for our entry (which has a metrics port) the V8 heap in use. */
+/** @typedef {import('./bench-servers.mjs').BenchServer & { metricsUrl?: string }} MeasuredServer */
+
+/**
+ * RSS, and for our entry (which has a metrics port) the V8 heap in use.
+ * @param {MeasuredServer} server
+ */
 async function snapshot(server) {
   const metrics = server.metricsUrl ? await scrapeMetrics(server.metricsUrl, ['nodejs_heap_size_used_bytes']) : {};
-  const heap = metrics.nodejs_heap_size_used_bytes ?? null;
+  const heap = metrics['nodejs_heap_size_used_bytes'] ?? null;
   return { rssMB: round(rssMiB(server.pid), 1), heapUsedMB: heap === null ? null : round(heap / 1048576, 1) };
 }
 
-/** The figures as they are, then after a full garbage collection. */
+/**
+ * The figures as they are, then after a full garbage collection.
+ * @param {MeasuredServer} server
+ */
 async function reading(server) {
   const raw = await snapshot(server);
   process.kill(server.pid, 'SIGUSR2');
@@ -85,7 +105,11 @@ async function reading(server) {
   return { ...(await snapshot(server)), raw };
 }
 
-/** Warm-up, reading, load, reading, on a fresh server from `start()`. */
+/**
+ * Warm-up, reading, load, reading, on a fresh server from `start()`.
+ * @param {string} label
+ * @param {() => Promise<MeasuredServer>} start
+ */
 async function growthUnderLoad(label, start) {
   log(`  ${label}:`);
   const server = await start();
@@ -102,7 +126,7 @@ async function growthUnderLoad(label, start) {
     const after = await reading(server);
     const growthMB = round(after.rssMB - before.rssMB, 1);
     const rawGrowthMB = round(after.raw.rssMB - before.raw.rssMB, 1);
-    const heap = (r) => (r.heapUsedMB === null ? '' : ` (heap used ${r.heapUsedMB} MB)`);
+    const heap = (/** @type {{ heapUsedMB: number | null }} */ r) => (r.heapUsedMB === null ? '' : ` (heap used ${r.heapUsedMB} MB)`);
     log(`    as read: RSS ${before.raw.rssMB}${heap(before.raw)} -> ${after.raw.rssMB}${heap(after.raw)}: growth ${rawGrowthMB} MB`);
     log(`    after a full GC: RSS ${before.rssMB}${heap(before)} -> ${after.rssMB}${heap(after)}: growth ${growthMB} MB`);
     return { warmup, load, before, after, growthMB, rawGrowthMB };

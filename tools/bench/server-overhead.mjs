@@ -15,6 +15,10 @@ import { runWrk } from './throughput.mjs';
 
 export const OVERHEAD_TARGETS = { throughput: 0.95, p99: 1.1, tracingThroughput: 0.85 };
 
+/** @typedef {'next' | 'ours' | 'tracing'} VariantId */
+/** @typedef {import('./throughput.mjs').WrkRun & { cpuMs: number, cpuMsPerRequest: number }} MeasuredRun */
+
+/** @type {readonly { id: VariantId, label: string }[]} */
 export const VARIANTS = [
   { id: 'next', label: 'Next server.js' },
   { id: 'ours', label: 'ours' },
@@ -26,6 +30,7 @@ export const VARIANTS = [
  * not-found template). `reference`: measured for the overhead of our pipeline
  * around a page Next renders in both servers, not one of the issue's targets.
  */
+/** @type {readonly { id: string, label: string, path: string, headers?: Record<string, string>, expectStatus: number, fromMemory: boolean, reference?: boolean }[]} */
 const PATHS = [
   { id: 'root', label: '/ (Accept-Language: en)', path: '/', headers: { 'Accept-Language': 'en' }, expectStatus: 200, fromMemory: true },
   { id: 'ja', label: '/ja', path: '/ja', expectStatus: 200, fromMemory: true },
@@ -40,17 +45,22 @@ const PATHS = [
   },
 ];
 
-/** One request per server and path: a wrong status (a redirect, say) would be measured as if it were the page. */
+/**
+ * One request per server and path: a wrong status (a redirect, say) would be measured as if it were the page.
+ * @param {Record<VariantId, import('./bench-servers.mjs').BenchServer>} servers
+ */
 async function preflight(servers) {
+  /** @type {Record<string, Partial<Record<VariantId, number>>>} */
   const statuses = {};
   for (const target of PATHS) {
-    statuses[target.id] = {};
+    /** @type {Partial<Record<VariantId, number>>} */
+    const seen = {};
     for (const variant of VARIANTS) {
       const response = await fetch(servers[variant.id].url + target.path, { headers: target.headers ?? {}, redirect: 'manual' });
       await response.arrayBuffer();
-      statuses[target.id][variant.id] = response.status;
+      seen[variant.id] = response.status;
     }
-    const seen = statuses[target.id];
+    statuses[target.id] = seen;
     const ok = VARIANTS.every((v) => seen[v.id] === target.expectStatus);
     log(
       `  ${target.label.padEnd(26)} ${VARIANTS.map((v) => `${v.label} HTTP ${seen[v.id]}`).join(', ')}` +
@@ -61,7 +71,7 @@ async function preflight(servers) {
   return statuses;
 }
 
-const formatRun = (r) =>
+const formatRun = (/** @type {MeasuredRun} */ r) =>
   `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms  ` +
   `CPU ${r.cpuMsPerRequest.toFixed(3)} ms/req  non-2xx/3xx ${r.non_2xx_3xx}  socket errors ${r.socketErrors}`;
 
@@ -69,6 +79,7 @@ const formatRun = (r) =>
  * The better run per metric: the most req/s, the lowest p99 (the runs themselves are kept too).
  * With the mirrored order, a steady drift favours the variant at both ends (Next) when the best
  * run is taken; the mean of a variant's two runs cancels such a drift, so it is reported beside.
+ * @param {MeasuredRun[]} runs
  */
 function best(runs) {
   return {
@@ -84,6 +95,7 @@ function best(runs) {
   };
 }
 
+/** @param {{ durationS: number, warmupS: number }} options */
 export async function measureServerOverhead({ durationS, warmupS }) {
   heading("Server overhead: our entry vs Next's standalone server.js (wrk)");
   log(
@@ -94,11 +106,13 @@ export async function measureServerOverhead({ durationS, warmupS }) {
   log('  server.js renders them, so their ratios are far above 1. /no-such-page?q=1 is rendered by Next in both (a query');
   log('  skips the template): the cost of our pipeline around a render, for reference.');
   const receiver = await startOtlpReceiver();
-  const servers = {};
+  /** @type {Partial<Record<VariantId, import('./bench-servers.mjs').BenchServer>>} */
+  const started = {};
   try {
-    servers.next = await startNext();
-    servers.ours = await startOurs();
-    servers.tracing = await startOurs({ name: 'ours+tracing', otlpEndpoint: receiver.endpoint });
+    started.next = await startNext();
+    started.ours = await startOurs();
+    started.tracing = await startOurs({ name: 'ours+tracing', otlpEndpoint: receiver.endpoint });
+    const servers = { next: started.next, ours: started.ours, tracing: started.tracing };
     log(
       `  Next ${servers.next.url} (pid ${servers.next.pid}), ours ${servers.ours.url} (pid ${servers.ours.pid}), ` +
         `ours+tracing ${servers.tracing.url} (pid ${servers.tracing.pid}), OTLP receiver ${receiver.endpoint}`,
@@ -112,13 +126,14 @@ export async function measureServerOverhead({ durationS, warmupS }) {
       for (const variant of VARIANTS) {
         await runWrk(servers[variant.id].url + target.path, { durationS: warmupS, headers: target.headers });
       }
-      const runs = Object.fromEntries(VARIANTS.map((v) => [v.id, []]));
+      /** @type {Record<VariantId, MeasuredRun[]>} */
+      const runs = { next: [], ours: [], tracing: [] };
       for (const variant of order) {
         const exportsBefore = receiver.stats.exports;
         const cpuBefore = cpuMs(servers[variant.id].pid);
-        const result = await runWrk(servers[variant.id].url + target.path, { durationS, headers: target.headers });
-        result.cpuMs = cpuMs(servers[variant.id].pid) - cpuBefore;
-        result.cpuMsPerRequest = result.cpuMs / result.requests;
+        const wrk = await runWrk(servers[variant.id].url + target.path, { durationS, headers: target.headers });
+        const spentMs = cpuMs(servers[variant.id].pid) - cpuBefore;
+        const result = { ...wrk, cpuMs: spentMs, cpuMsPerRequest: spentMs / wrk.requests };
         runs[variant.id].push(result);
         const exported = receiver.stats.exports - exportsBefore;
         if (variant.id === 'tracing') tracingExports += exported;
@@ -127,14 +142,14 @@ export async function measureServerOverhead({ durationS, warmupS }) {
             (variant.id === 'tracing' ? `  OTLP exports ${exported}` : ''),
         );
       }
-      const byVariant = Object.fromEntries(VARIANTS.map((v) => [v.id, best(runs[v.id])]));
+      const byVariant = { next: best(runs.next), ours: best(runs.ours), tracing: best(runs.tracing) };
       const { next, ours, tracing } = byVariant;
       paths.push({
         id: target.id,
         label: target.label,
         path: target.path,
         expectStatus: target.expectStatus,
-        statuses: statuses[target.id],
+        statuses: statuses[target.id] ?? {},
         oursFromMemory: target.fromMemory,
         reference: target.reference === true,
         ...byVariant,
@@ -175,7 +190,7 @@ export async function measureServerOverhead({ durationS, warmupS }) {
       otlp: { ...receiver.stats, exportsDuringTracingRuns: tracingExports },
     };
   } finally {
-    for (const server of Object.values(servers)) await server.stop();
+    for (const server of Object.values(started)) await server.stop();
     await receiver.close();
   }
 }

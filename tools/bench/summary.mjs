@@ -1,4 +1,4 @@
-// The final table (markdown, pastes into the README) and bench-results/summary.json.
+// The final table (Markdown, pastes into docs/performance.md) and bench-results/summary.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';
@@ -11,9 +11,36 @@ import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
 
-const row = (metric, value, target, pass) => ({ metric, value, target, result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL' });
-const errorRow = (metric, target) => ({ metric, value: 'error', target, result: 'ERROR' });
+/**
+ * What each stage returned: null for a stage that crashed (or did not run).
+ * @typedef {object} BenchResults
+ * @property {Awaited<ReturnType<typeof import('./throughput.mjs').measureThroughput>> | null} throughput
+ * @property {Awaited<ReturnType<typeof import('./ceiling.mjs').measureCeiling>> | null} ceiling
+ * @property {Awaited<ReturnType<typeof import('./mixed-load.mjs').measureMixedLoad>> | null} mixedLoad
+ * @property {Awaited<ReturnType<typeof import('./js-bytes.mjs').measureFirstVisitJs>> | null} js
+ * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouse
+ * @property {Awaited<ReturnType<typeof import('./server-overhead.mjs').measureServerOverhead>> | null} serverOverhead
+ * @property {Awaited<ReturnType<typeof import('./server-memory.mjs').measureServerMemory>> | null} serverMemory
+ * @property {Awaited<ReturnType<typeof import('./image.mjs').measureImage>> | null} image
+ */
 
+/** @typedef {{ metric: string, value: string | number | null, target: string, result: 'PASS' | 'FAIL' | 'info' | 'ERROR' }} Row */
+
+/**
+ * @param {string} metric
+ * @param {string | number | null} value
+ * @param {string} target
+ * @param {boolean | null} pass null: reported, not gated
+ * @returns {Row}
+ */
+const row = (metric, value, target, pass) => ({ metric, value, target, result: pass === null ? 'info' : pass ? 'PASS' : 'FAIL' });
+/** @type {(metric: string, target: string) => Row} */
+const errorRow = (metric, target) => ({ metric, value: 'error', target, result: 'ERROR' });
+/** A figure that was not measured (null) meets no target. */
+const atMost = (/** @type {number | null} */ value, /** @type {number} */ limit) => value !== null && value <= limit;
+const atLeast = (/** @type {number | null} */ value, /** @type {number} */ limit) => value !== null && value >= limit;
+
+/** @param {BenchResults['throughput']} throughput */
 function throughputRows(throughput) {
   if (!throughput) {
     return ['/robots.txt', '/', '/ja', '/no-such-page'].map((p) =>
@@ -56,6 +83,7 @@ export const PREVIOUS = {
   mixedLoadHeapUsedMiB: '91–206',
 };
 
+/** @param {BenchResults['js']} js */
 function jsRows(js) {
   if (!js) return [errorRow('JS by the load event for / (KiB, compressed)', `≤ ${JS_BUDGET_KIB} KiB`)];
   return [
@@ -74,6 +102,7 @@ function jsRows(js) {
   ];
 }
 
+/** @param {BenchResults['ceiling']} c */
 function ceilingRows(c) {
   const metric = '/ja req/s: bare node:http / ours / ours, access log off / Next server.js (medians)';
   if (!c) return [errorRow(metric, '—'), errorRow('/ja req/s ours as a share of bare', `≥ ${CEILING_SHARE_TARGET}×`)];
@@ -84,7 +113,7 @@ function ceilingRows(c) {
       `/ja req/s ours (access log on) as a share of bare (before ${PREVIOUS.jaShareOfBare}×)`,
       `${c.shareOfBare.ours}×`,
       `≥ ${CEILING_SHARE_TARGET}×`,
-      c.shareOfBare.ours >= CEILING_SHARE_TARGET,
+      atLeast(c.shareOfBare.ours, CEILING_SHARE_TARGET),
     ),
     row(
       `/ja req/s ours, access log off, as a share of bare (before ${PREVIOUS.jaShareOfBareQuiet}×)`,
@@ -97,11 +126,12 @@ function ceilingRows(c) {
       `Peak RSS of ours after its /ja runs, VmHWM (MiB; before ${PREVIOUS.peakRssMiB})`,
       c.peakRssMiB.ours,
       '≤ 180',
-      c.peakRssMiB.ours <= 180,
+      atMost(c.peakRssMiB.ours, 180),
     ),
   ];
 }
 
+/** @param {BenchResults['mixedLoad']} m */
 function mixedLoadRows(m) {
   const { rssMiB, heapSwingMiB } = MIXED_LOAD_TARGETS;
   if (!m) return [errorRow('RSS through mixed load (MiB)', `≤ ${rssMiB}`)];
@@ -124,14 +154,14 @@ function mixedLoadRows(m) {
       `Mixed load: RSS plateau median / max (MiB; before ${PREVIOUS.mixedLoadRssMiB})`,
       `${m.rssMiB.median} / ${m.rssMiB.max}`,
       `≤ ${rssMiB}`,
-      m.rssMiB.max <= rssMiB,
+      atMost(m.rssMiB.max, rssMiB),
     ),
-    row('Mixed load: peak RSS, VmHWM (MiB)', m.peakRssMiB, `≤ ${rssMiB}`, m.peakRssMiB <= rssMiB),
+    row('Mixed load: peak RSS, VmHWM (MiB)', m.peakRssMiB, `≤ ${rssMiB}`, atMost(m.peakRssMiB, rssMiB)),
     row(
       `Mixed load: V8 heap in use min–max (MiB; before ${PREVIOUS.mixedLoadHeapUsedMiB}, a swing of 115)`,
       `${m.heapUsedMiB.min}–${m.heapUsedMiB.max} (swing ${m.heapSwingMiB})`,
       `swing ≤ ${heapSwingMiB}`,
-      m.heapSwingMiB <= heapSwingMiB,
+      atMost(m.heapSwingMiB, heapSwingMiB),
     ),
     row(
       'Mixed load: V8 heap reserved / memory outside the heap, medians (MiB)',
@@ -142,13 +172,14 @@ function mixedLoadRows(m) {
   ];
 }
 
+/** @param {BenchResults['lighthouse']} lh */
 function lighthousePageRows(lh) {
   if (!lh) return [errorRow('Lighthouse (mobile) pages', '—')];
   const rows = [];
   for (const p of lh.pages) {
     const at = `${p.path} (median of ${p.runs})`;
     const gated = p.id !== 'not-found';
-    rows.push(row(`LCP ms ${at}; before ${PREVIOUS.lcpMs} on /`, p.lcpMs, gated ? '≤ 1200' : '—', gated ? p.lcpMs <= 1200 : null));
+    rows.push(row(`LCP ms ${at}; before ${PREVIOUS.lcpMs} on /`, p.lcpMs, gated ? '≤ 1200' : '—', gated ? atMost(p.lcpMs, 1200) : null));
     rows.push(
       row(
         `LCP breakdown ms ${p.path}: TTFB / load / render delay (before ${PREVIOUS.ttfbMs} / ${PREVIOUS.loadMs} / ${PREVIOUS.renderDelayMs})`,
@@ -162,7 +193,7 @@ function lighthousePageRows(lh) {
         `TBT ms · CLS · performance ${p.path} (before ${PREVIOUS.tbtMs} · ${PREVIOUS.cls} · ${PREVIOUS.performance})`,
         `${p.tbtMs} · ${p.cls} · ${p.performance}`,
         '≤ 50 · 0 · 100',
-        p.tbtMs <= 50 && p.cls === 0 && p.performance === 100,
+        atMost(p.tbtMs, 50) && p.cls === 0 && p.performance === 100,
       ),
     );
     rows.push(
@@ -187,7 +218,7 @@ function lighthousePageRows(lh) {
             `Accessibility · best practices ${p.path} (its own 404 status is a console error)`,
             `${p.accessibility} · ${p.bestPractices}`,
             '100 · ≥ 96',
-            p.accessibility === 100 && p.bestPractices >= 96,
+            p.accessibility === 100 && atLeast(p.bestPractices, 96),
           ),
     );
   }
@@ -196,9 +227,10 @@ function lighthousePageRows(lh) {
 
 const OVERHEAD_PATHS = ['/', '/ja', '/no-such-page'];
 
+/** @param {BenchResults['serverOverhead']} overhead */
 function serverOverheadRows(overhead) {
   const t = Object.fromEntries(Object.entries(OVERHEAD_TARGETS).map(([key, value]) => [key, value.toFixed(2)]));
-  const ratio = (value) => value.toFixed(2);
+  const ratio = (/** @type {number} */ value) => value.toFixed(2);
   if (!overhead) {
     return OVERHEAD_PATHS.flatMap((p) => [
       errorRow(`ours/Next req/s ${p}`, `≥ ${t.throughput}`),
@@ -213,7 +245,7 @@ function serverOverheadRows(overhead) {
       (p.oursFromMemory ? ' (ours from memory)' : ' (Next renders in both; reference)') +
       (wrong.length ? ` [HTTP ${wrong.map(([id, status]) => `${id} ${status}`).join(', ')}, not ${p.expectStatus}]` : '');
     // A reference path is reported, not gated: its status still must be right.
-    const gate = (pass) => (p.reference ? (wrong.length ? false : null) : pass && !wrong.length);
+    const gate = (/** @type {boolean} */ pass) => (p.reference ? (wrong.length ? false : null) : pass && !wrong.length);
     rows.push(row(`req/s ${p.path}: Next / ours / ours+tracing`, `${p.next.rps} / ${p.ours.rps} / ${p.tracing.rps}`, '—', null));
     rows.push(row(`p99 ms ${p.path}: Next / ours / ours+tracing`, `${p.next.p99Ms} / ${p.ours.p99Ms} / ${p.tracing.p99Ms}`, '—', null));
     rows.push(
@@ -253,6 +285,7 @@ function serverOverheadRows(overhead) {
   return rows;
 }
 
+/** @param {BenchResults['serverMemory']} memory */
 function serverMemoryRows(memory) {
   const metric = 'RSS growth of ours after a full GC, 50 000 random paths (MB)';
   if (!memory) return [errorRow(metric, `< ${MEMORY_GROWTH_TARGET_MB}`)];
@@ -260,7 +293,8 @@ function serverMemoryRows(memory) {
   const value =
     `${memory.growthMB} (${before.rssMB} → ${after.rssMB}; heap ${before.heapUsedMB} → ${after.heapUsedMB})` +
     (load.errors ? ` [${load.errors} request errors]` : '');
-  const raw = (m) => `${m.rawGrowthMB} (${m.before.raw.rssMB} → ${m.after.raw.rssMB})`;
+  const raw = (/** @type {{ rawGrowthMB: number, before: Reading, after: Reading }} */ m) =>
+    `${m.rawGrowthMB} (${m.before.raw.rssMB} → ${m.after.raw.rssMB})`;
   return [
     row(metric, value, `< ${MEMORY_GROWTH_TARGET_MB}`, memory.growthMB < MEMORY_GROWTH_TARGET_MB && load.errors === 0),
     row('RSS growth of ours as read, garbage included (MB)', raw(memory), 'reference', null),
@@ -274,6 +308,9 @@ function serverMemoryRows(memory) {
   ];
 }
 
+/** @typedef {{ raw: { rssMB: number } }} Reading */
+
+/** @param {BenchResults['image']} image */
 function imageRows(image) {
   const sizeMetric = 'Image layers above the Node base (MB)';
   const readyMetric = 'docker run to /readyz 200, median of 5 (s)';
@@ -295,9 +332,13 @@ function imageRows(image) {
   ];
 }
 
-/** Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows. */
+/**
+ * Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows.
+ * @param {BenchResults} results
+ * @param {ReadonlySet<string> | null} stages null: every stage
+ */
 export function buildRows({ throughput, ceiling, mixedLoad, js, lighthouse, serverOverhead, serverMemory, image }, stages) {
-  const ran = (name) => !stages || stages.has(name);
+  const ran = (/** @type {string} */ name) => !stages || stages.has(name);
   return [
     ...(ran('throughput') ? throughputRows(throughput) : []),
     ...(ran('ceiling') ? ceilingRows(ceiling) : []),
@@ -309,16 +350,21 @@ export function buildRows({ throughput, ceiling, mixedLoad, js, lighthouse, serv
   ];
 }
 
+/** @param {Row[]} rows */
 export function printTable(rows) {
   const header = ['Metric', 'Value', 'Target', 'Result'];
   const cells = rows.map((r) => [r.metric, String(r.value), r.target, r.result]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => `| ${c.map((text, i) => text.padEnd(widths[i])).join(' | ')} |`;
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
+  const line = (/** @type {string[]} */ c) => `| ${c.map((text, i) => text.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   log(line(header));
   log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const c of cells) log(line(c));
 }
 
+/**
+ * @param {string} file
+ * @param {unknown} data
+ */
 export function writeSummary(file, data) {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);

@@ -48,7 +48,7 @@ function ensureLighthouse() {
   if (after !== LIGHTHOUSE_VERSION) throw new Error(`lighthouse ${LIGHTHOUSE_VERSION} is still missing after npm install (found ${after})`);
 }
 
-const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const sleepSync = (/** @type {number} */ ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** Another `next build` holds .next/lock (it deletes BUILD_ID first): wait for its output. */
 function waitForOtherBuild(timeoutMs = 10 * 60_000) {

@@ -1,4 +1,4 @@
-// The chart's lifecycle on the local cluster, by the README's own commands:
+// The chart's lifecycle on the local cluster, by the commands of docs/operations.md#helm:
 // install and upgrade with one `helm upgrade --install --wait` from an explicit
 // values file and the build id as the image tag, rollback, helm test.
 import { writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { ROOT, waitForHttp } from '../lib/app-server.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
-/** The README's: long enough for a rolling update of a few pods on a busy 2-core machine. */
+/** That of docs/operations.md#helm: long enough for a rolling update of a few pods on a busy 2-core machine. */
 const TIMEOUT = '10m';
 
 /**
@@ -48,7 +48,7 @@ export async function createRestrictedNamespace(namespace) {
 }
 
 /**
- * The README's one command for installing and for rolling out a build, as helm's arguments:
+ * The one command of docs/operations.md#helm for installing and for rolling out a build, as helm's arguments:
  * `helm upgrade --install <release> helm/meridian --namespace <ns> --create-namespace
  *  --wait --timeout 10m --values <file> --set-string image.tag=<build id>`
  */

@@ -2,13 +2,21 @@
 // README's values table is generated from them, so the two cannot drift apart.
 import { isMap, isScalar, parseDocument } from 'yaml';
 
+/** @typedef {import('yaml').YAMLMap<unknown, unknown>} ValuesMap */
+/** @typedef {import('yaml').Pair<unknown, unknown>} ValuesPair */
+
 const MARKER = /^ ?-- /;
 
-/** The `# --` text above a key; the yaml parser hangs a map's first comment on the map itself. */
+/**
+ * The `# --` text above a key; the yaml parser hangs a map's first comment on the map itself.
+ * @param {ValuesPair} pair
+ * @param {number} index
+ * @param {ValuesMap} parent
+ */
 function descriptionOf(pair, index, parent) {
-  const comment = (index === 0 ? parent.commentBefore : undefined) ?? pair.key.commentBefore ?? '';
+  const comment = (index === 0 ? parent.commentBefore : undefined) ?? (isScalar(pair.key) ? pair.key.commentBefore : undefined) ?? '';
   const lines = comment.split('\n');
-  const start = lines.findLastIndex((line) => MARKER.test(line));
+  const start = lines.map((line) => MARKER.test(line)).lastIndexOf(true);
   if (start === -1) return undefined;
   return lines
     .slice(start)
@@ -25,29 +33,44 @@ function descriptionOf(pair, index, parent) {
  */
 export function valuesEntries(valuesYaml) {
   const document = parseDocument(valuesYaml);
+  /** @type {ReturnType<typeof valuesEntries>} */
   const entries = [];
+  /**
+   * @param {ValuesMap} map
+   * @param {string} prefix
+   */
   const walk = (map, prefix) => {
     map.items.forEach((pair, index) => {
       const path = `${prefix}${isScalar(pair.key) ? pair.key.value : String(pair.key)}`;
-      const nested = isMap(pair.value) && pair.value.items.length > 0;
+      const nested = isMap(pair.value) && pair.value.items.length > 0 ? pair.value : null;
       entries.push({
         path,
-        defaultJson: JSON.stringify(pair.value?.toJSON() ?? null),
+        defaultJson: JSON.stringify(toJson(pair.value)),
         description: descriptionOf(pair, index, map),
         leaf: !nested,
       });
-      if (nested) walk(pair.value, `${path}.`);
+      if (nested) walk(nested, `${path}.`);
     });
   };
+  if (!isMap(document.contents)) throw new Error('helm-values-docs: values.yaml is not a map of keys');
   walk(document.contents, '');
   return entries;
 }
 
-/** Leaves with no documented key on their path, and documented keys below a documented key. */
+/**
+ * A node's value as JSON would hold it (null for an empty value).
+ * @param {unknown} node
+ */
+const toJson = (node) => (node && typeof node === 'object' && 'toJSON' in node && typeof node.toJSON === 'function' ? node.toJSON() : null);
+
+/**
+ * Leaves with no documented key on their path, and documented keys below a documented key.
+ * @param {string} valuesYaml
+ */
 export function documentationGaps(valuesYaml) {
   const entries = valuesEntries(valuesYaml);
   const documented = entries.filter((entry) => entry.description).map((entry) => entry.path);
-  const ancestorsOf = (path) => documented.filter((other) => path.startsWith(`${other}.`));
+  const ancestorsOf = (/** @type {string} */ path) => documented.filter((other) => path.startsWith(`${other}.`));
   return {
     undocumented: entries
       .filter((entry) => entry.leaf && !entry.description && ancestorsOf(entry.path).length === 0)
@@ -56,20 +79,27 @@ export function documentationGaps(valuesYaml) {
   };
 }
 
-const cell = (text) => text.replaceAll('|', '\\|');
+const cell = (/** @type {string} */ text) => text.replaceAll('|', '\\|');
 
-/** The Markdown values table: one row per documented key. */
+/**
+ * The Markdown values table: one row per documented key.
+ * @param {string} valuesYaml
+ */
 export function valuesTable(valuesYaml) {
-  const rows = valuesEntries(valuesYaml)
-    .filter((entry) => entry.description)
-    .map((entry) => `| \`${entry.path}\` | \`${cell(entry.defaultJson)}\` | ${cell(entry.description)} |`);
+  const rows = valuesEntries(valuesYaml).flatMap(({ path, defaultJson, description }) =>
+    description ? [`| \`${path}\` | \`${cell(defaultJson)}\` | ${cell(description)} |`] : [],
+  );
   return ['| Key | Default | Description |', '|---|---|---|', ...rows].join('\n');
 }
 
-export const TABLE_START = '<!-- values table: generated from values.yaml by `node scripts/helm-values-table.mjs` -->';
+export const TABLE_START = '<!-- values table: generated from values.yaml by `npm run helm:values-table` -->';
 export const TABLE_END = '<!-- end of values table -->';
 
-/** The README with its values table replaced by a fresh one. */
+/**
+ * The README with its values table replaced by a fresh one.
+ * @param {string} readme
+ * @param {string} valuesYaml
+ */
 export function withValuesTable(readme, valuesYaml) {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);

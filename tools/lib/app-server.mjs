@@ -11,7 +11,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** What `npm start` runs: our entry, compiled into the standalone output. */
 export const SERVER_ENTRY = '.next/standalone/meridian-server.cjs';
 
-/** Resolves once `url` answers 200, or rejects after `timeoutMs`. */
+/**
+ * Resolves once `url` answers 200, or rejects after `timeoutMs`.
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ */
 export function waitForHttp(url, timeoutMs = 30_000) {
   return waitFor(
     `app-server: ${url} to answer 200`,

@@ -19,6 +19,11 @@ const INPUTS = [
 ];
 const HASH_FILE = path.join(ROOT, '.next', 'meridian-source-hash');
 
+/**
+ * The files under `entry` (a file or a folder, relative to the root), in a stable order.
+ * @param {string} entry
+ * @returns {Generator<string>}
+ */
 function* files(entry) {
   const full = path.join(ROOT, entry);
   if (!existsSync(full)) return;
@@ -29,6 +34,10 @@ function* files(entry) {
   }
 }
 
+/**
+ * The hash of the build's inputs and of the settings `env` it is made with.
+ * @param {Record<string, string>} env
+ */
 export function sourceHash(env) {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(env));
@@ -41,7 +50,10 @@ export function sourceHash(env) {
   return hash.digest('hex');
 }
 
-/** Runs `npm run build` with `env` unless the current build already matches the sources and env. */
+/**
+ * Runs `npm run build` with `env` unless the current build already matches the sources and env.
+ * @param {Record<string, string>} [env]
+ */
 export function ensureBuild(env = {}) {
   const wanted = sourceHash(env);
   const current = existsSync(HASH_FILE) ? readFileSync(HASH_FILE, 'utf8') : '';
@@ -65,7 +77,10 @@ export const NEXT_BUILD_ENV = { MERIDIAN_E2E_FIXTURES: 'true', BUILD_ID: 'e2e-b'
 
 const BUILD_COPIES = path.join(ROOT, 'node_modules', '.cache', 'meridian-builds');
 
-/** Where ensureBuildCopy(name) puts the copy's server entry. */
+/**
+ * Where ensureBuildCopy(name) puts the copy's server entry.
+ * @param {string} name
+ */
 function buildCopyEntry(name) {
   return path.join(BUILD_COPIES, name, path.basename(SERVER_ENTRY));
 }
@@ -74,6 +89,8 @@ function buildCopyEntry(name) {
  * A standalone build made with `env`, kept outside `.next` (which it passes
  * through) and reused while the sources and env are unchanged. Returns the path
  * of its server entry.
+ * @param {string} name
+ * @param {Record<string, string>} env
  */
 export function ensureBuildCopy(name, env) {
   const dir = path.join(BUILD_COPIES, name);

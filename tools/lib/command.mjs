@@ -34,7 +34,11 @@ export function run(command, args, { cwd, env, input, echo = false } = {}) {
   });
 }
 
-/** Whether `command` runs and exits 0 (quick checks only: it blocks). */
+/**
+ * Whether `command` runs and exits 0 (quick checks only: it blocks).
+ * @param {string} command
+ * @param {string[]} args
+ */
 export function succeeds(command, args) {
   return spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 }

@@ -5,14 +5,18 @@ import { BlockList } from 'node:net';
 
 export const TEST_BLOCK = '198.18.0.0/15';
 
-/** Whether `inner` (a CIDR, or an address: a /32) lies wholly inside the CIDR `outer`. */
+/**
+ * Whether `inner` (a CIDR, or an address: a /32) lies wholly inside the CIDR `outer`.
+ * @param {string} outer
+ * @param {string} inner
+ */
 export function cidrContains(outer, inner) {
-  const [outerAddress, outerPrefix] = outer.split('/');
-  const [innerAddress, innerPrefix = '32'] = inner.split('/');
+  const [outerAddress = '', outerPrefix] = outer.split('/');
+  const [innerAddress = '', innerPrefix = '32'] = inner.split('/');
   const block = new BlockList();
   block.addSubnet(outerAddress, Number(outerPrefix));
   return Number(innerPrefix) >= Number(outerPrefix) && block.check(innerAddress);
 }
 
 /** Whether a CIDR or address lies wholly inside 198.18.0.0/15. */
-export const insideTestBlock = (cidr) => cidrContains(TEST_BLOCK, cidr);
+export const insideTestBlock = (/** @type {string} */ cidr) => cidrContains(TEST_BLOCK, cidr);

@@ -23,7 +23,13 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
   }
 }
 
-/** Rejects once `child` exits, naming it and showing its output; never an unhandled rejection. */
+/**
+ * Rejects once `child` exits, naming it and showing its output; never an unhandled rejection.
+ * @param {string} label
+ * @param {Promise<unknown[]>} exited the child's `once(child, 'exit')`: its code and signal
+ * @param {() => string} output
+ * @returns {Promise<never>}
+ */
 export function exitAsFailure(label, exited, output) {
   const failure = exited.then(([code, signal]) => {
     throw new Error(`${label} exited (${code ?? signal}):\n${output().slice(-4000)}`);

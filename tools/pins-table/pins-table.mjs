@@ -1,5 +1,5 @@
 // The "Versions, and why" table of docs/cluster.md, generated from tools/pins.mjs
-// (`node scripts/pins-table.mjs`); a unit test fails while the doc is stale.
+// (`npm run pins:table`); a unit test fails while the doc is stale.
 import { PINS } from '../pins.mjs';
 
 export const TABLE_START = '<!-- pins-table:start -->';

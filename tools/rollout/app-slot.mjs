@@ -26,7 +26,10 @@ export async function appSlot(name, env) {
     metricsTarget: `127.0.0.1:${metricsPort}`,
     /** The build running now, or null. */
     build: () => build,
-    /** Starts `next` and resolves once its /readyz answers 200. */
+    /**
+     * Starts `next` and resolves once its /readyz answers 200.
+     * @param {Build} next
+     */
     async start(next) {
       running = await startApp({ port, entry: next.entry, env: { ...env, METRICS_PORT: String(metricsPort) } });
       build = next;

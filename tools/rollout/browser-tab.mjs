@@ -9,6 +9,7 @@ import { waitFor } from '../lib/wait.mjs';
  * The text of the next document the tab loads in full. A navigation Chromium
  * aborts and starts again (the app's reload does so) may already have had its
  * answer's headers, never its body: only a request that finished counts.
+ * @param {import('@playwright/test').Page} page
  */
 async function nextDocumentText(page) {
   const request = await page.waitForEvent(
@@ -49,7 +50,11 @@ export async function openTab(url, menu = ENGLISH_MENU) {
 
     return {
       firstBuild,
-      /** Resolves with the first poll answered by `buildId`: the moment the tab learned of it. */
+      /**
+       * Resolves with the first poll answered by `buildId`: the moment the tab learned of it.
+       * @param {string} buildId
+       * @param {number} timeoutMs
+       */
       waitForPollAnswer: (buildId, timeoutMs) =>
         waitFor(
           `the tab to poll and hear of ${buildId}`,

@@ -2,7 +2,13 @@
 
 const BUILDS_RUNNING = 'count by (build_id) (meridian_build_info)';
 
-/** The builds Prometheus counts as running now, by id: `{ "e2e-b": 2 }`. */
+/** @typedef {Awaited<ReturnType<typeof import('./prometheus.mjs').startPrometheus>>} Prometheus */
+
+/**
+ * The builds Prometheus counts as running now, by id: `{ "e2e-b": 2 }`.
+ * @param {Prometheus} prometheus
+ * @returns {Promise<Record<string, number>>}
+ */
 export async function buildsRunningNow(prometheus) {
   const samples = await prometheus.query(BUILDS_RUNNING);
   return Object.fromEntries(samples.map(({ metric, value }) => [metric.build_id, Number(value[1])]));
@@ -11,15 +17,18 @@ export async function buildsRunningNow(prometheus) {
 /**
  * Second by second over [startMs, endMs], which builds Prometheus counted as
  * running: how many seconds it saw each, and how many it saw both at once.
+ * @param {Prometheus} prometheus
+ * @param {number} startMs
+ * @param {number} endMs
  */
 export async function buildsSeenBetween(prometheus, startMs, endMs) {
   const series = await prometheus.queryRange(BUILDS_RUNNING, startMs, endMs);
   /** @type {Map<number, string[]>} */
   const buildsAt = new Map();
   for (const { metric, values } of series) {
-    for (const [time] of values) buildsAt.set(time, [...(buildsAt.get(time) ?? []), metric.build_id]);
+    for (const [time] of values) buildsAt.set(time, [...(buildsAt.get(time) ?? []), metric.build_id ?? 'unknown']);
   }
-  const seconds = Object.fromEntries(series.map(({ metric, values }) => [metric.build_id, values.length]));
+  const seconds = Object.fromEntries(series.map(({ metric, values }) => [metric.build_id ?? 'unknown', values.length]));
   const mixedSeconds = [...buildsAt.values()].filter((builds) => builds.length > 1).length;
   return { seconds, mixedSeconds };
 }
@@ -29,6 +38,8 @@ export async function buildsSeenBetween(prometheus, startMs, endMs) {
  * `sinceMs`, replaced processes included: a replaced process takes its counter
  * with it, but Prometheus keeps what it scraped, so each target's highest
  * count is summed.
+ * @param {Prometheus} prometheus
+ * @param {number} sinceMs
  */
 export async function buildUpdatesReported(prometheus, sinceMs) {
   const window = `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;

@@ -9,24 +9,54 @@ const BARS_HEIGHT = 260;
 const LANE_HEIGHT = 22;
 const LANE_GAP = 8;
 const COLORS = { from: '#4c78a8', to: '#f58518', error: '#d62728', browser: '#2ca02c', grid: '#ddd', text: '#333' };
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+/** @typedef {import('./scenario.mjs').RolloutResult} RolloutResult */
+/** @typedef {import('./scenario.mjs').RolloutEvent} RolloutEvent */
+/** @typedef {(second: number) => number} Scale seconds to the chart's x */
+
+/**
+ * `value` as text inside HTML or SVG.
+ * @param {unknown} value
+ */
+export const escapeMarkup = (value) => String(value).replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c);
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {string | number} content
+ */
 const text = (x, y, content, attrs = '', fill = COLORS.text) =>
-  `<text x="${x}" y="${y}" font-size="12" fill="${fill}" ${attrs}>${escape(content)}</text>`;
+  `<text x="${x}" y="${y}" font-size="12" fill="${fill}" ${attrs}>${escapeMarkup(content)}</text>`;
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} width
+ * @param {number} height
+ * @param {string} fill
+ */
 const rect = (x, y, width, height, fill, attrs = '') =>
   `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, width).toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${fill}" ${attrs}/>`;
 
-/** Axis step and maximum: a half power of ten, and room above the highest bar. */
+/**
+ * Axis step and maximum: a half power of ten, and room above the highest bar.
+ * @param {number} highest
+ */
 function axis(highest) {
   const step = 10 ** Math.floor(Math.log10(Math.max(highest, 2))) / 2;
   return { step, max: Math.ceil((highest * 1.15) / step) * step };
 }
 
-/** Per second: stacked bars of answers by the old build, the new one, and errors. */
+/**
+ * Per second: stacked bars of answers by the old build, the new one, and errors.
+ * @param {RolloutResult} result
+ * @param {Scale} x
+ * @param {number} seconds
+ */
 function bars(result, x, seconds) {
   const { buckets } = result.traffic;
   const { step, max } = axis(Math.max(...buckets.map((bucket) => bucket.requests)));
-  const y = (value) => BARS_TOP + BARS_HEIGHT - (value / max) * BARS_HEIGHT;
+  const y = (/** @type {number} */ value) => BARS_TOP + BARS_HEIGHT - (value / max) * BARS_HEIGHT;
   const parts = [];
   for (let tick = 0; tick <= max; tick += step) {
     parts.push(`<line x1="${LEFT}" x2="${RIGHT}" y1="${y(tick)}" y2="${y(tick)}" stroke="${COLORS.grid}"/>`);
@@ -46,11 +76,13 @@ function bars(result, x, seconds) {
   for (const bucket of buckets) {
     const errors = bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses;
     let stacked = 0;
-    for (const [count, color] of [
+    /** @type {[number, string][]} */
+    const stack = [
       [bucket.builds[result.builds.from] ?? 0, COLORS.from],
       [bucket.builds[result.builds.to] ?? 0, COLORS.to],
       [errors, COLORS.error],
-    ]) {
+    ];
+    for (const [count, color] of stack) {
       parts.push(rect(x(bucket.second), y(stacked + count), width, y(stacked) - y(stacked + count), color));
       stacked += count;
     }
@@ -62,10 +94,12 @@ function bars(result, x, seconds) {
  * One lane per process slot, in seconds: the old build in haproxy's rotation,
  * draining while still in it, draining out of it, no process, the new build
  * in the rotation.
+ * @param {RolloutEvent[]} events
+ * @param {string} slot
  */
 function slotPhases(events, slot) {
   const own = events.filter((event) => event.slot === slot);
-  const second = (predicate) => (own.find(predicate)?.at ?? NaN) / 1000;
+  const second = (/** @type {(event: RolloutEvent) => boolean} */ predicate) => (own.find(predicate)?.at ?? NaN) / 1000;
   const sigterm = second((event) => event.kind === 'sigterm');
   return {
     sigterm,
@@ -76,16 +110,23 @@ function slotPhases(events, slot) {
   };
 }
 
+/**
+ * @param {RolloutResult} result
+ * @param {Scale} x
+ * @param {number} seconds
+ * @param {number} top
+ */
 function lanes(result, x, seconds, top) {
   const slots = [...new Set(result.events.flatMap((event) => (event.slot ? [event.slot] : [])))].sort();
   const parts = slots.map((slot, index) => {
     const laneTop = top + index * (LANE_HEIGHT + LANE_GAP);
     const { sigterm, outOfRotation, exited, inRotation } = slotPhases(result.events, slot);
     // A phase a lane never had (no SIGTERM, no exit) draws nothing.
-    const known = (...seconds) => seconds.every(Number.isFinite);
-    const span = (from, to, color, attrs = '') =>
+    const known = (/** @type {number[]} */ ...seconds) => seconds.every(Number.isFinite);
+    const span = (/** @type {number} */ from, /** @type {number} */ to, /** @type {string} */ color, attrs = '') =>
       known(from, to) ? rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs) : '';
-    const label = (at, words, attrs) => (known(at) ? text(x(at) + 4, laneTop + 15, words, attrs) : '');
+    const label = (/** @type {number} */ at, /** @type {string} */ words, attrs = '') =>
+      known(at) ? text(x(at) + 4, laneTop + 15, words, attrs) : '';
     return [
       text(LEFT - 8, laneTop + 15, slot, 'text-anchor="end"'),
       span(0, sigterm, COLORS.from),
@@ -99,30 +140,44 @@ function lanes(result, x, seconds, top) {
   return { svg: parts.join('\n'), height: slots.length * (LANE_HEIGHT + LANE_GAP) };
 }
 
+/** @type {Partial<Record<import('./scenario.mjs').EventKind, (event: RolloutEvent) => string>>} */
 const MARKER_LABELS = {
   sigterm: (event) => `SIGTERM ${event.slot}`,
   'tab-detected': (event) => `tab sees ${event.build}`,
   'tab-navigated': (event) => `next page: ${event.build}`,
 };
 
-/** Vertical lines across the whole chart: each SIGTERM, and the browser's two moments. */
+/**
+ * Vertical lines across the whole chart: each SIGTERM, and the browser's two moments.
+ * @param {RolloutResult} result
+ * @param {Scale} x
+ * @param {number} bottom
+ */
 function markers(result, x, bottom) {
-  const marked = result.events.filter((event) => event.kind in MARKER_LABELS);
+  const marked = result.events.flatMap((event) => {
+    const markerLabel = MARKER_LABELS[event.kind];
+    return markerLabel ? [{ event, markerLabel }] : [];
+  });
   return marked
-    .map((event, index) => {
+    .map(({ event, markerLabel }, index) => {
       const color = event.kind === 'sigterm' ? COLORS.text : COLORS.browser;
       const lineX = x(event.at / 1000);
       const labelY = BARS_TOP - 22 + (index % 2) * 13;
       return [
         `<line x1="${lineX}" x2="${lineX}" y1="${labelY + 3}" y2="${bottom}" stroke="${color}" stroke-dasharray="4 3"/>`,
         // A white outline keeps a label readable where another marker's line crosses it.
-        text(lineX + 3, labelY, MARKER_LABELS[event.kind](event), 'stroke="#fff" stroke-width="3" paint-order="stroke"', color),
+        text(lineX + 3, labelY, markerLabel(event), 'stroke="#fff" stroke-width="3" paint-order="stroke"', color),
       ].join('\n');
     })
     .join('\n');
 }
 
+/**
+ * @param {RolloutResult} result
+ * @param {number} y
+ */
 function legend(result, y) {
+  /** @type {[string, string][]} */
   const items = [
     [COLORS.from, `answered by ${result.builds.from}`],
     [COLORS.to, `answered by ${result.builds.to}`],
@@ -140,9 +195,13 @@ function legend(result, y) {
   return [...swatches, lanes].join('\n');
 }
 
-/** The whole chart for a result of runRollout. */
+/**
+ * The whole chart for a result of runRollout.
+ * @param {RolloutResult} result
+ */
 export function rolloutChartSvg(result) {
   const seconds = result.traffic.buckets.length;
+  /** @type {Scale} */
   const x = (second) => LEFT + (second / seconds) * (RIGHT - LEFT);
   const lanesTop = BARS_TOP + BARS_HEIGHT + 32;
   const laneView = lanes(result, x, seconds, lanesTop);

@@ -15,7 +15,7 @@ import { waitFor } from '../lib/wait.mjs';
 import { openTab } from './browser-tab.mjs';
 import { buildsRunningNow, buildsSeenBetween } from './build-views.mjs';
 import { startLoad } from './load-generator.mjs';
-import { podBuild, watchPods } from './pod-watch.mjs';
+import { podBuild, releasePods, watchPods } from './pod-watch.mjs';
 import { scrapeConfigsFor } from './service-monitor-scrape.mjs';
 import { createTimeline, witnessNewBuild } from './witnesses.mjs';
 
@@ -65,6 +65,7 @@ export async function startReleasePrometheus(releaseRefs, dir) {
  * @returns {Promise<{ name: string, build: string, replicas: number }[]>}
  */
 async function replicaSets(releaseRef) {
+  /** @type {{ metadata: { name: string }, spec: { replicas: number, template: import('./pod-watch.mjs').PodTemplate } }[]} */
   const sets = await releaseObjects('replicasets', releaseRef);
   return sets.map((set) => ({ name: set.metadata.name, build: podBuild({ spec: set.spec.template.spec }), replicas: set.spec.replicas }));
 }
@@ -112,7 +113,7 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
     await waitFor(
       `the pods of ${from} to be gone`,
       async () => {
-        const left = (await releaseObjects('pods', releaseRef)).filter((pod) => podBuild(pod) === from);
+        const left = (await releasePods(releaseRef)).filter((pod) => podBuild(pod) === from);
         if (left.length) throw new Error(`${left.length} left`);
       },
       { timeoutMs: 60_000, intervalMs: 500 },

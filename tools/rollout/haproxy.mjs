@@ -9,7 +9,12 @@ import { haproxyConfig } from './haproxy-config.mjs';
 
 const HAPROXY_PATH = '/usr/sbin/haproxy';
 
-/** Sends one command to haproxy's stats socket and returns its whole answer. */
+/**
+ * Sends one command to haproxy's stats socket and returns its whole answer.
+ * @param {string} socketPath
+ * @param {string} command
+ * @returns {Promise<string>}
+ */
 function askStatsSocket(socketPath, command) {
   return new Promise((resolve, reject) => {
     let answer = '';
@@ -21,15 +26,21 @@ function askStatsSocket(socketPath, command) {
   });
 }
 
-/** Each backend server's status as haproxy sees it (`UP`, `DOWN`, `UP 1/2`...), from `show stat`. */
+/**
+ * Each backend server's status as haproxy sees it (`UP`, `DOWN`, `UP 1/2`...), from `show stat`.
+ * @param {string} socketPath
+ */
 async function serverStatuses(socketPath) {
   const [header = '', ...rows] = (await askStatsSocket(socketPath, 'show stat')).trim().split('\n');
   const columns = header.replace(/^# /, '').split(',');
-  const [proxy, server, status] = ['pxname', 'svname', 'status'].map((name) => columns.indexOf(name));
+  const column = (/** @type {string} */ name) => columns.indexOf(name);
+  const [proxy, server, status] = [column('pxname'), column('svname'), column('status')];
+  /** @type {Map<string, string>} */
   const statuses = new Map();
   for (const row of rows) {
     const cells = row.split(',');
-    if (cells[proxy] === 'app' && cells[server] !== 'BACKEND') statuses.set(cells[server], cells[status]);
+    const name = cells[server] ?? '';
+    if (cells[proxy] === 'app' && name !== 'BACKEND') statuses.set(name, cells[status] ?? '');
   }
   return statuses;
 }
@@ -60,7 +71,11 @@ export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
 
   return {
     url: `http://127.0.0.1:${port}`,
-    /** Resolves once haproxy's checks have put server `name` in the rotation. */
+    /**
+     * Resolves once haproxy's checks have put server `name` in the rotation.
+     * @param {string} name
+     * @param {number} [timeoutMs]
+     */
     async waitUntilServing(name, timeoutMs = 10_000) {
       await waitFor(
         `haproxy to put ${name} in the rotation`,

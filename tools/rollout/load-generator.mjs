@@ -3,6 +3,7 @@
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildIdOfAnswer } from './answered-build.mjs';
+import { emptyCounts } from './traffic-totals.mjs';
 
 /**
  * Pages served from memory and the file every open tab polls: what visitors send
@@ -14,9 +15,8 @@ const DEFAULT_TARGETS = [{ path: '/' }, { path: '/ja' }, { path: '/builds/latest
 /** A request still unanswered after this counts as a connection error. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
-function newBucket(second) {
-  return { second, requests: 0, ok: 0, serverErrors: 0, otherStatuses: 0, connectionErrors: 0, builds: {} };
-}
+/** @param {number} second */
+const newBucket = (second) => ({ second, ...emptyCounts() });
 
 /**
  * Sends `ratePerSecond` GETs to `baseUrl`, spread evenly and whatever the
@@ -40,16 +40,22 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS })
   const startedAt = Date.now();
   let stopAt = Infinity;
 
-  /** The bucket of the second request number `index` fell due in (a late tick does not move it). */
+  /**
+   * The bucket of the second request number `index` fell due in (a late tick does not move it).
+   * @param {number} index
+   */
   const bucketOf = (index) => {
     const second = Math.floor(index / ratePerSecond);
     for (let next = buckets.length; next <= second; next += 1) buckets.push(newBucket(next));
-    return buckets[second];
+    // Filled up to `second` just above.
+    return /** @type {ReturnType<typeof newBucket>} */ (buckets[second]);
   };
 
   function sendOne() {
     const bucket = bucketOf(sent);
-    const { path: target, status: expected = 200 } = targets[sent % targets.length];
+    const next = targets[sent % targets.length];
+    if (!next) throw new Error('load-generator: no targets to send');
+    const { path: target, status: expected = 200 } = next;
     const requestPath = target === '/builds/latest.json' ? `${target}?${sent}` : target;
     sent += 1;
     bucket.requests += 1;
@@ -66,15 +72,15 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS })
             bucket.builds[build] = (bucket.builds[build] ?? 0) + 1;
           } else if (status >= 500) bucket.serverErrors += 1;
           else bucket.otherStatuses += 1;
-          resolve();
+          resolve(undefined);
         });
       });
       req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-      req.on('error', (error) => {
+      req.on('error', (/** @type {NodeJS.ErrnoException} */ error) => {
         bucket.connectionErrors += 1;
         const code = error.code ?? error.message;
         errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
-        resolve();
+        resolve(undefined);
       });
       req.end();
     });

@@ -4,12 +4,31 @@ import { releaseObjects } from '../cluster/release.mjs';
 
 const POLL_MS = 500;
 
-/** Whether a pod's Ready condition is True (it is in its Services' endpoints). */
+/**
+ * What this module reads of a pod (the API server always sets these).
+ * @typedef {{ spec: { containers: { image: string }[] } }} PodTemplate
+ * @typedef {PodTemplate & { metadata: { name: string, labels?: Record<string, string>, deletionTimestamp?: string }, status?: { conditions?: { type: string, status: string }[] } }} Pod
+ */
+
+/**
+ * The release's pods.
+ * @param {{ release: string, namespace: string }} releaseRef
+ * @returns {Promise<Pod[]>}
+ */
+export const releasePods = (releaseRef) => releaseObjects('pods', releaseRef);
+
+/**
+ * Whether a pod's Ready condition is True (it is in its Services' endpoints).
+ * @param {Pod} pod
+ */
 export const isReady = (pod) =>
   pod.status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True') ?? false;
 
-/** The build a pod runs: its image tag (the image tag is the build id). */
-export const podBuild = (pod) => pod.spec.containers[0].image.split(':').at(-1);
+/**
+ * The build a pod runs: its image tag (the image tag is the build id).
+ * @param {PodTemplate} pod
+ */
+export const podBuild = (pod) => pod.spec.containers[0]?.image.split(':').at(-1) ?? 'unknown';
 
 /**
  * Polls the release's web pods and marks what changed: 'rotation' UP/DOWN as a
@@ -23,9 +42,7 @@ export function watchPods(releaseRef, mark) {
   const known = new Map();
   let first = true;
   const look = async () => {
-    const pods = (await releaseObjects('pods', releaseRef)).filter(
-      (pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test',
-    );
+    const pods = (await releasePods(releaseRef)).filter((pod) => pod.metadata.labels?.['app.kubernetes.io/component'] !== 'test');
     const seen = new Set();
     for (const pod of pods) {
       const name = pod.metadata.name;

@@ -62,6 +62,10 @@ export async function startPrometheus({
   diedEarly.catch(() => {});
   await Promise.race([waitForHttp(`${url}/-/ready`, 20_000), diedEarly]);
 
+  /**
+   * @param {string} endpoint
+   * @param {Record<string, string>} params
+   */
   async function api(endpoint, params) {
     const response = await fetch(`${url}/api/v1/${endpoint}?${new URLSearchParams(params)}`);
     const body = await response.json();
@@ -74,16 +78,26 @@ export async function startPrometheus({
     url,
     /**
      * An instant query, now or at `time` (Unix seconds); rejects with Prometheus's error.
+     * @param {string} expr
+     * @param {string} [time]
      * @returns {Promise<InstantSample[]>}
      */
     query: (expr, time) => api('query', { query: expr, ...(time ? { time } : {}) }),
-    /** The rule groups Prometheus loaded. */
+    /**
+     * The rule groups Prometheus loaded.
+     * @returns {Promise<{ name: string, rules: object[] }[]>}
+     */
     async rules() {
       const response = await fetch(`${url}/api/v1/rules`);
       const body = await response.json();
       return body.data.groups;
     },
-    /** @returns {Promise<RangeSeries[]>} */
+    /**
+     * @param {string} expr
+     * @param {number} startMs
+     * @param {number} endMs
+     * @returns {Promise<RangeSeries[]>}
+     */
     queryRange: (expr, startMs, endMs) =>
       api('query_range', { query: expr, start: String(startMs / 1000), end: String(endMs / 1000), step: scrapeInterval }),
     async stop() {

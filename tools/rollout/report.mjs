@@ -4,21 +4,25 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
-import { rolloutChartSvg } from './chart-svg.mjs';
+import { escapeMarkup as escape, rolloutChartSvg } from './chart-svg.mjs';
 import { trafficTotals } from './traffic-totals.mjs';
 
-const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+/** @typedef {import('./scenario.mjs').RolloutResult} RolloutResult */
 
 /** `{ "e2e-a": 12 }` as "e2e-a 12 s". */
-const seconds = (byBuild) =>
+const seconds = (/** @type {Record<string, number>} */ byBuild) =>
   Object.entries(byBuild)
     .map(([id, count]) => `${id} ${count} s`)
     .join(', ');
 
+/**
+ * @param {RolloutResult} result
+ * @returns {(string | number)[][]} name and value
+ */
 function summaryRows(result) {
   const totals = trafficTotals(result.traffic);
   const { from, to } = result.builds;
-  const share = (id) => `${((100 * (totals.builds[id] ?? 0)) / Math.max(totals.ok, 1)).toFixed(1)}%`;
+  const share = (/** @type {string} */ id) => `${((100 * (totals.builds[id] ?? 0)) / Math.max(totals.ok, 1)).toFixed(1)}%`;
   return [
     ['Requests', `${totals.requests} (${result.settings.ratePerSecond}/s through ${result.settings.via ?? 'haproxy'})`],
     ['5xx', totals.serverErrors],
@@ -59,6 +63,10 @@ function summaryRows(result) {
 const HAPROXY_DESCRIPTION =
   'Two app processes behind haproxy (health checks on /readyz), replaced one by one (SIGTERM, wait for exit, start the new build on the same ports) while a load generator and a Chromium tab go through haproxy.';
 
+/**
+ * @param {RolloutResult} result
+ * @param {string} generatedAt
+ */
 function page(result, generatedAt) {
   const rows = summaryRows(result)
     .map(([name, value]) => `<tr><th>${escape(name)}</th><td>${escape(value)}</td></tr>`)
@@ -94,6 +102,7 @@ ${rolloutChartSvg(result)}
 `;
 }
 
+/** @param {RolloutResult} result */
 function chartCaption(result) {
   const totals = trafficTotals(result.traffic);
   return `${totals.requests} requests, ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors while ${result.builds.from} was replaced by ${result.builds.to}`;
@@ -101,6 +110,8 @@ function chartCaption(result) {
 
 /**
  * Writes `dir`/index.html, rollout.png (the chart, by Chromium) and result.json.
+ * @param {RolloutResult} result
+ * @param {string} dir
  * @returns {Promise<{ html: string, png: string }>}
  */
 export async function writeRolloutReport(result, dir) {

@@ -38,6 +38,19 @@ export function ensureRolloutTools() {
  */
 
 /**
+ * What a rollout returns, here and on the cluster (cluster-scenario.mjs), and what report.mjs draws.
+ * @typedef {object} RolloutResult
+ * @property {{ from: string, to: string }} builds
+ * @property {{ ratePerSecond: number, via?: string, description?: string, shutdownDelayMs?: number, detectionMs?: number }} settings
+ * @property {Awaited<ReturnType<ReturnType<typeof startLoad>['stop']>>} traffic
+ * @property {Record<string, number | null>} [exitCodes] the old processes' (haproxy)
+ * @property {{ name: string, build: string, replicas: number }[]} [replicaSets] after the roll (Kubernetes)
+ * @property {{ seenDuringRoll: Awaited<ReturnType<typeof buildsSeenBetween>>, runningAfter: Record<string, number>, buildUpdates: number, ruleGroups?: string[] }} prometheus
+ * @property {Awaited<ReturnType<typeof import('./witnesses.mjs').witnessNewBuild>>['browser']} browser
+ * @property {RolloutEvent[]} events
+ */
+
+/**
  * Each slot in turn: SIGTERM, wait for the exit (the whole drain), start `to`
  * on the same ports, wait until haproxy serves it, then a steady spell.
  * Resolves with each old process's exit code.

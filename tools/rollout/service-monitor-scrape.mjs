@@ -4,10 +4,10 @@
 // has the endpoint's name; job, namespace, service and pod labels as it sets them.
 
 /** Prometheus's meta-label spelling of a Kubernetes label name. */
-const metaName = (label) => label.replace(/[^a-zA-Z0-9_]/g, '_');
+const metaName = (/** @type {string} */ label) => label.replace(/[^a-zA-Z0-9_]/g, '_');
 
 /**
- * @param {{ metadata: { name: string, namespace: string }, spec: { jobLabel?: string, selector: { matchLabels: Record<string, string> }, namespaceSelector?: { matchNames?: string[] }, endpoints: { port: string, path?: string, interval?: string, scrapeTimeout?: string }[] } }} monitor
+ * @param {{ metadata: { name: string, namespace: string }, spec: { jobLabel?: string, selector: { matchLabels: Record<string, string>, matchExpressions?: object[] }, namespaceSelector?: { matchNames?: string[], any?: boolean }, endpoints: ({ port: string, path?: string, interval?: string, scrapeTimeout?: string } & Record<string, unknown>)[] } }} monitor
  * @param {{ kubeconfigFile: string, scrapeInterval?: string }} options
  */
 export function scrapeConfigsFor(monitor, { kubeconfigFile, scrapeInterval }) {
@@ -17,9 +17,10 @@ export function scrapeConfigsFor(monitor, { kubeconfigFile, scrapeInterval }) {
     ...(spec.selector.matchExpressions?.length ? ['selector.matchExpressions'] : []),
     ...(spec.namespaceSelector?.any ? ['namespaceSelector.any'] : []),
     ...spec.endpoints.flatMap((endpoint) =>
-      ['relabelings', 'metricRelabelings', 'tlsConfig', 'scheme', 'bearerTokenSecret', 'authorization'].filter(
-        (field) => endpoint[field] !== undefined && !(Array.isArray(endpoint[field]) && endpoint[field].length === 0),
-      ),
+      ['relabelings', 'metricRelabelings', 'tlsConfig', 'scheme', 'bearerTokenSecret', 'authorization'].filter((field) => {
+        const value = endpoint[field];
+        return value !== undefined && !(Array.isArray(value) && value.length === 0);
+      }),
     ),
   ];
   if (untranslated.length)

@@ -1,17 +1,21 @@
 // The load generator's per-second counts, added up over the whole run.
 
-/**
- * @param {{ buckets: { requests: number, ok: number, serverErrors: number, otherStatuses: number, connectionErrors: number, builds: Record<string, number> }[] }} traffic
- */
-export function trafficTotals({ buckets }) {
-  const totals = {
+/** Counts of answers, of one second (the load generator's buckets) or of the whole run. */
+export function emptyCounts() {
+  return {
     requests: 0,
     ok: 0,
     serverErrors: 0,
     otherStatuses: 0,
     connectionErrors: 0,
+    /** Answers by the build that gave them. */
     builds: /** @type {Record<string, number>} */ ({}),
   };
+}
+
+/** @param {{ buckets: ReturnType<typeof emptyCounts>[] }} traffic */
+export function trafficTotals({ buckets }) {
+  const totals = emptyCounts();
   for (const bucket of buckets) {
     totals.requests += bucket.requests;
     totals.ok += bucket.ok;

@@ -62,12 +62,24 @@ kept digest would otherwise relabel the old image as the new build.
 {{- end }}
 {{- end }}
 
-{{/* imagePullSecrets of the pods: global.imagePullSecrets, then imagePullSecrets. */}}
+{{/*
+imagePullSecrets of the pods: global.imagePullSecrets, then imagePullSecrets, each entry a
+name or a {name: …} reference (both forms Bitnami charts take), without repeats.
+*/}}
 {{- define "meridian.imagePullSecrets" -}}
-{{- $secrets := concat ((.Values.global).imagePullSecrets | default list) .Values.imagePullSecrets | uniq }}
-{{- with $secrets }}
+{{- $names := list }}
+{{- range concat ((.Values.global).imagePullSecrets | default list) .Values.imagePullSecrets }}
+{{- if kindIs "string" . }}
+{{- $names = append $names . }}
+{{- else }}
+{{- $names = append $names .name }}
+{{- end }}
+{{- end }}
+{{- with uniq $names }}
 {{- print "imagePullSecrets:" }}
-{{- toYaml . | nindent 2 }}
+{{- range . }}
+  - name: {{ . | quote }}
+{{- end }}
 {{- end }}
 {{- end }}
 
@@ -76,8 +88,8 @@ Labels that never change for the release's pods. Selectors are immutable, so the
 version must never be among them.
 */}}
 {{- define "meridian.selectorLabels" -}}
-app.kubernetes.io/name: {{ include "meridian.name" . }}
-app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/name: {{ include "meridian.name" . | quote }}
+app.kubernetes.io/instance: {{ .Release.Name | quote }}
 {{- end }}
 
 {{/* Selector of the web server's pods (not the helm test pod). */}}
@@ -151,6 +163,22 @@ HTTPRoute is rendered, and false without one. Never "true", which the server ref
 {{- else }}
 {{- default "default" .Values.serviceAccount.name }}
 {{- end }}
+{{- end }}
+
+{{/*
+The app container's resources. Unless resources.requests names ephemeral-storage, it requests
+the room its two emptyDirs (/tmp and Next's cache) may fill, 2 × emptyDirSizeLimit, so the
+scheduler places the pod on a node with that much local storage free.
+*/}}
+{{- define "meridian.resources" -}}
+{{- $resources := deepCopy .Values.resources }}
+{{- $requests := $resources.requests | default dict }}
+{{- if not (hasKey $requests "ephemeral-storage") }}
+{{- $limit := .Values.emptyDirSizeLimit }}
+{{- $_ := set $requests "ephemeral-storage" (printf "%d%s" (mul 2 (regexFind "^[0-9]+" $limit | int64)) (regexReplaceAll "^[0-9]+" $limit "")) }}
+{{- end }}
+{{- $_ := set $resources "requests" $requests }}
+{{- toYaml $resources }}
 {{- end }}
 
 {{/* Shutdown budget of the server in milliseconds: SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS. */}}

@@ -97,14 +97,15 @@ describe("the app's settings", () => {
 });
 
 describe('TRUST_PROXY', () => {
+  const INGRESS = { enabled: true, hosts: [{ host: 'www.example.com', paths: [{ path: '/', pathType: 'Prefix' }] }] };
   const trustProxy = (values: Record<string, unknown>) => appEnvironmentOf(render(values)).TRUST_PROXY;
 
   it.each([
     ['no Ingress nor HTTPRoute: nothing in front to trust', {}, 'false'],
-    ['an Ingress: one hop, the ingress controller', { ingress: { enabled: true } }, '1'],
+    ['an Ingress: one hop, the ingress controller', { ingress: INGRESS }, '1'],
     ['an HTTPRoute: one hop, the gateway proxy', { httpRoute: { enabled: true } }, '1'],
-    ['a load balancer in front of the ingress controller, set by hand', { ingress: { enabled: true }, app: { trustProxy: 2 } }, '2'],
-    ['false set by hand, even with an Ingress', { ingress: { enabled: true }, app: { trustProxy: false } }, 'false'],
+    ['a load balancer in front of the ingress controller, set by hand', { ingress: INGRESS, app: { trustProxy: 2 } }, '2'],
+    ['false set by hand, even with an Ingress', { ingress: INGRESS, app: { trustProxy: false } }, 'false'],
     ['addresses and names', { app: { trustProxy: 'loopback, 10.0.0.0/8,uniquelocal' } }, 'loopback, 10.0.0.0/8,uniquelocal'],
   ])('is right with %s', (_label, values, expected) => {
     expect(trustProxy(values)).toBe(expected);

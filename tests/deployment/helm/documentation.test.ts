@@ -9,6 +9,15 @@ import { CHART_DIR, EVERY_FEATURE_VALUES, helm, RELEASE } from '../support/chart
 const valuesYaml = readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8');
 const schema = JSON.parse(readFileSync(path.join(CHART_DIR, 'values.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
 
+/** The text of one `## ` section of the chart README. */
+function chartReadmeSection(heading: string): string {
+  const readme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`the chart README has no section "${heading}"`);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
 describe('values documentation', () => {
   it('describes every value in values.yaml with a `# --` comment, once on its path', () => {
     expect(documentationGaps(valuesYaml)).toEqual({ undocumented: [], doublyDocumented: [] });
@@ -17,7 +26,7 @@ describe('values documentation', () => {
   it('keeps the chart README values table in step with values.yaml', () => {
     const readme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
 
-    expect(readme, 'run `node scripts/helm-values-table.mjs`').toBe(withValuesTable(readme, valuesYaml));
+    expect(readme, 'run `npm run helm:values-table`').toBe(withValuesTable(readme, valuesYaml));
   });
 
   it('has a schema entry for every value, and no entry for a value that does not exist', () => {
@@ -85,6 +94,21 @@ describe('the operations guide’s Helm commands, which SREs copy and the cluste
   });
 });
 
+describe('the chart README on turning autoscaling on in a live release', () => {
+  const section = chartReadmeSection('Turning autoscaling on');
+
+  it('says the Deployment falls to 1 pod until the autoscaler scales up', () => {
+    expect(section).toContain('Kubernetes resets a removed `replicas` to 1');
+  });
+
+  it('hands `replicas` to another field manager before the upgrade that turns autoscaling on', () => {
+    const handover = section.indexOf('--field-manager=handover-to-hpa');
+
+    expect(handover).toBeGreaterThan(0);
+    expect(section.indexOf('helm upgrade --install', handover)).toBeGreaterThan(handover);
+  });
+});
+
 describe('NOTES.txt', () => {
   const notes = (args: string[]) => {
     const result = helm(['install', RELEASE, CHART_DIR, '--dry-run=client', '--namespace', 'site', ...args]);
@@ -99,6 +123,24 @@ describe('NOTES.txt', () => {
     expect(text).toContain('kubectl --namespace site port-forward service/web-meridian-metrics 9464:9464');
     expect(text).toContain('http://127.0.0.1:9464/metrics');
     expect(text).toContain('helm test web --namespace site');
+  });
+
+  it('says what turning autoscaling on does to a live release, and gives this release’s handover command', () => {
+    const text = notes(['--set', 'autoscaling.enabled=true']);
+
+    expect(text).toContain('Kubernetes resets to 1: every pod but one stops');
+    expect(text).toContain('"metadata": {"name": "web-meridian"}');
+    expect(text).toContain('kubectl --namespace site apply --server-side --field-manager=handover-to-hpa --validate=false -f -');
+    expect(notes([])).not.toContain('handover-to-hpa');
+  });
+
+  it('says the alerts carry no runbook link until prometheusRule.runbookBaseUrl is set', () => {
+    const monitoring = ['--set', 'serviceMonitor.enabled=true,prometheusRule.enabled=true'];
+
+    expect(notes(monitoring)).toContain('The alerts carry no runbook_url: set prometheusRule.runbookBaseUrl');
+    expect(notes([...monitoring, '--set', 'prometheusRule.runbookBaseUrl=https://github.com/acme/meridian/blob/main/'])).not.toContain(
+      'runbook_url',
+    );
   });
 
   it('gives the Ingress URL when there is one', () => {

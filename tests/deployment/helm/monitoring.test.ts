@@ -11,7 +11,7 @@ import { RULES_FILE, type Rule } from '../support/prometheus-rules';
 import { vectorSelectors } from '../support/promql';
 import { promtool, yamlFile } from '../support/promtool';
 
-const chart = parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { version: string; appVersion: string; home: string };
+const chart = parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { version: string; appVersion: string };
 const fileRules = () => parse(readFileSync(RULES_FILE, 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
 /** Plain annotations, so promtool can compare the alerts' exactly. */
 const DOWN_ANNOTATIONS = { summary: 'down', description: 'down', runbook_url: 'runbook' };
@@ -63,8 +63,11 @@ describe('monitoring objects', () => {
     ]);
   });
 
-  it('embeds the rule groups of files/prometheus-rules.yaml, every `job="meridian"` scoped to the release, runbooks at the chart version', () => {
-    const rule = find(render({ prometheusRule: { enabled: true } }), 'PrometheusRule') as unknown as IPrometheusRule;
+  it('embeds the rule groups of files/prometheus-rules.yaml, every `job="meridian"` scoped to the release, no runbook link by default', () => {
+    const rule = find(
+      render({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true } }),
+      'PrometheusRule',
+    ) as unknown as IPrometheusRule;
     const scope = 'job="web-meridian-metrics", namespace="site"';
     const expected = fileRules();
     for (const entry of expected.groups.flatMap((group) => group.rules)) {
@@ -82,7 +85,8 @@ describe('monitoring objects', () => {
           ].includes(entry.alert)
         )
           entry.expr = entry.expr.trim();
-        entry.annotations!.runbook_url = `https://git.example/meridian/blob/meridian-${chart.version}/${entry.annotations!.runbook_url}`;
+        // The file's links are relative; with no runbookBaseUrl there is nothing to open, so none.
+        delete entry.annotations!.runbook_url;
       }
     }
 
@@ -109,7 +113,12 @@ describe('monitoring objects', () => {
       .find((entry) => entry.record === 'meridian:slo_availability_objective');
 
     expect(objective?.expr).toBe('vector(0.999)');
-    expect(find(render({ prometheusRule: { enabled: true, availabilityObjective: 0.9995 } }), 'PrometheusRule').spec).toMatchObject({
+    expect(
+      find(
+        render({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, availabilityObjective: 0.9995 } }),
+        'PrometheusRule',
+      ).spec,
+    ).toMatchObject({
       groups: expect.arrayContaining([
         expect.objectContaining({ rules: expect.arrayContaining([expect.objectContaining({ expr: 'vector(0.9995)' })]) }),
       ]),
@@ -145,24 +154,25 @@ describe('monitoring objects', () => {
     }
   });
 
-  it('takes runbook links from a templated base URL, or leaves them relative', () => {
+  it('takes runbook links from a templated base URL, one per alert, or leaves them out', () => {
     const links = (runbookBaseUrl: string) =>
       (
-        find(render({ prometheusRule: { enabled: true, runbookBaseUrl } }), 'PrometheusRule') as unknown as IPrometheusRule
+        find(
+          render({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, runbookBaseUrl } }),
+          'PrometheusRule',
+        ) as unknown as IPrometheusRule
       ).spec.groups!.flatMap((group) =>
         (group.rules ?? []).flatMap((entry) => (entry.annotations?.runbook_url ? [entry.annotations.runbook_url] : [])),
       );
+    const alertCount = fileRules()
+      .groups.flatMap((group) => group.rules)
+      .filter((entry) => entry.alert).length;
 
-    expect(links('https://docs.example.com/meridian/{{ .Chart.AppVersion }}/')).toContain(
-      `https://docs.example.com/meridian/${chart.appVersion}/docs/runbooks.md#meridiandown`,
+    expect(links('https://github.com/acme/meridian/blob/meridian-{{ .Chart.Version }}/')).toContain(
+      `https://github.com/acme/meridian/blob/meridian-${chart.version}/docs/runbooks.md#meridiandown`,
     );
-    expect(links('')).toContain('docs/runbooks.md#meridiandown');
-  });
-
-  it('points the default runbook links at the repository the chart names as its home', () => {
-    const values = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { prometheusRule: { runbookBaseUrl: string } };
-
-    expect(values.prometheusRule.runbookBaseUrl).toBe(`${chart.home}/blob/meridian-{{ .Chart.Version }}/`);
+    expect(links('https://docs.acme.dev/meridian/{{ .Chart.AppVersion }}/')).toHaveLength(alertCount);
+    expect(links('')).toEqual([]);
   });
 
   it('refuses an objective outside (0, 1), a runbook base URL not ending in a slash, an unknown alert and a wrong threshold type', () => {

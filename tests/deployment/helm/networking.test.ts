@@ -103,6 +103,11 @@ describe('ingress', () => {
     expect(render().map((object) => object.kind)).not.toContain('Ingress');
   });
 
+  it('has no example host to route by default, and refuses to render without a host', () => {
+    expect(renderError({ ingress: { enabled: true } })).toContain('ingress.enabled needs ingress.hosts');
+    expect(find(render({ httpRoute: { enabled: true } }), 'HTTPRoute').spec).not.toHaveProperty('hostnames');
+  });
+
   it('routes its hosts to the http Service port, with class and TLS', () => {
     const ingress = find(render({}, { files: [EVERY_FEATURE_VALUES] }), 'Ingress') as unknown as IIngress;
 
@@ -202,9 +207,22 @@ describe('network policy', () => {
   });
 
   it('refuses a policy that lets no Prometheus scrape while the alert rules are on, and the old single-namespace key', () => {
-    expect(renderError({ networkPolicy: { enabled: true, metrics: { from: [] } }, prometheusRule: { enabled: true } })).toContain(
-      'networkPolicy.metrics.from is empty, so no Prometheus may scrape the pods',
-    );
+    // The alert rules' check (alert-targets.test.ts) reads the policy as rendered.
+    expect(
+      renderError({
+        networkPolicy: { enabled: true, metrics: { from: [] } },
+        serviceMonitor: { enabled: true },
+        prometheusRule: { enabled: true },
+      }),
+    ).toContain('networkPolicy lets no pod reach the metrics port');
+    const admittedByAnExtraRule = { from: [], ports: [{ port: 'metrics', protocol: 'TCP' }] };
+    expect(
+      render({
+        networkPolicy: { enabled: true, metrics: { from: [] }, extraIngress: [admittedByAnExtraRule] },
+        serviceMonitor: { enabled: true },
+        prometheusRule: { enabled: true },
+      }).map((object) => object.kind),
+    ).toContain('PrometheusRule');
     expect(ruleFor(policyOf(render({ networkPolicy: { enabled: true, metrics: { from: [] } } })), 'metrics')).toBeUndefined();
     expect(renderError({ networkPolicy: { enabled: true, metrics: { namespace: 'monitoring' } } })).toMatch(/namespace/);
     expect(renderError({ networkPolicy: { enabled: true, egress: { dns: { to: [] } } } })).toMatch(/dns/);

@@ -3,14 +3,31 @@ import { EVERY_FEATURE_VALUES, find, render, renderError } from '../support/char
 import { deploymentOf, podSpecOf, testPodOf, webContainerOf } from '../support/workload';
 
 describe('the pod template', () => {
-  it('requests CPU and memory and limits memory, without a CPU limit', () => {
-    expect(webContainerOf(render()).resources).toEqual({ requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '512Mi' } });
+  it('requests CPU, memory and the two emptyDirs’ storage, and limits memory, without a CPU limit', () => {
+    expect(webContainerOf(render()).resources).toEqual({
+      requests: { cpu: '100m', memory: '256Mi', 'ephemeral-storage': '512Mi' },
+      limits: { memory: '512Mi' },
+    });
+    expect(podSpecOf(render()).volumes?.map((volume) => volume.emptyDir?.sizeLimit)).toEqual(['256Mi', '256Mi']);
   });
 
-  it('takes resources from the values', () => {
-    const resources = { requests: { cpu: '250m', memory: '300Mi' }, limits: { cpu: 1, memory: '1Gi' } };
+  it('sizes the ephemeral-storage request to the emptyDirs’ size limit, whatever its unit', () => {
+    expect(webContainerOf(render({ emptyDirSizeLimit: '1Gi' })).resources?.requests).toMatchObject({ 'ephemeral-storage': '2Gi' });
+    expect(webContainerOf(render({ emptyDirSizeLimit: '750M' })).resources?.requests).toMatchObject({ 'ephemeral-storage': '1500M' });
+    expect(webContainerOf(render({ emptyDirSizeLimit: '1000000' })).resources?.requests).toMatchObject({ 'ephemeral-storage': '2000000' });
+  });
+
+  it('takes resources from the values, an ephemeral-storage request included', () => {
+    const resources = {
+      requests: { cpu: '250m', memory: '300Mi', 'ephemeral-storage': '2Gi' },
+      limits: { cpu: 1, memory: '1Gi', 'ephemeral-storage': '4Gi' },
+    };
 
     expect(webContainerOf(render({ resources })).resources).toEqual(resources);
+    expect(webContainerOf(render({ resources: { requests: { cpu: '250m' } } })).resources).toEqual({
+      requests: { cpu: '250m', memory: '256Mi', 'ephemeral-storage': '512Mi' },
+      limits: { memory: '512Mi' },
+    });
   });
 
   it('runs as the ServiceAccount the chart creates', () => {

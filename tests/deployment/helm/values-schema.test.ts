@@ -153,6 +153,7 @@ const OPEN_BY_DESIGN = [
   '/networkPolicy/extraEgress/[]',
   '/serviceMonitor/relabelings/[]',
   '/serviceMonitor/metricRelabelings/[]',
+  '/alertmanagerConfig/receivers/[]',
 ].sort();
 
 /** A value of a type the node does not allow. */

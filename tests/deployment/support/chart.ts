@@ -34,11 +34,13 @@ let valuesFiles = 0;
 
 /**
  * Values as a file rather than --set, so numbers stay numbers and strings stay strings,
- * as they would in an operator's values file.
+ * as they would in an operator's values file. Written as YAML 1.1, which Helm reads: a
+ * string such as "yes" or "0123" is quoted, where YAML 1.2 would leave it bare for Helm to
+ * read as a boolean or a number.
  */
 function valuesFile(values: Record<string, unknown>): string {
   const file = path.join(valuesDir, `values-${(valuesFiles += 1)}.yaml`);
-  writeFileSync(file, stringify(values));
+  writeFileSync(file, stringify(values, { version: '1.1' }));
   return file;
 }
 

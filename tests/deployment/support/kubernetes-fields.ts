@@ -30,6 +30,10 @@ const TYPES: Record<string, [module: string, name: string]> = {
     '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule',
     'IPrometheusRule',
   ],
+  'monitoring.coreos.com/v1alpha1/AlertmanagerConfig': [
+    '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1alpha1/AlertmanagerConfig',
+    'IAlertmanagerConfig',
+  ],
   'gateway.networking.k8s.io/v1/HTTPRoute': ['@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute', 'IHTTPRoute'],
 };
 

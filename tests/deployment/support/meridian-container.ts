@@ -5,7 +5,7 @@ type ContainerInspectInfo = Awaited<ReturnType<ContainerRuntimeClient['container
 export const PUBLIC_PORT = 3000;
 export const METRICS_PORT = 9464;
 
-/** The run-time mounts the README documents for a read-only root file system. */
+/** The run-time mounts docs/operations.md#docker documents for a read-only root file system. */
 export const WRITABLE_MOUNTS = { '/tmp': 'rw', '/app/.next/cache': 'rw,uid=10001,gid=10001' };
 
 /** GenericContainer with what testcontainers has no method for: a read-only root file system. */

@@ -171,7 +171,7 @@ beforeAll(async () => {
   const env = { TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' };
   [server, trustingServer] = await Promise.all([
     // A full collection on SIGUSR2, so memory can be compared with its baseline (the server's code is unchanged).
-    startServer({ ...env, NODE_OPTIONS: `--expose-gc --require ${path.join(ROOT, 'scripts', 'bench', 'collect-garbage-on-signal.cjs')}` }),
+    startServer({ ...env, NODE_OPTIONS: `--expose-gc --require ${path.join(ROOT, 'tools', 'bench', 'collect-garbage-on-signal.cjs')}` }),
     startServer({ ...env, TRUST_PROXY: 'loopback' }),
   ]);
 });

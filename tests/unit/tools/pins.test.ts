@@ -74,8 +74,8 @@ describe('tools/pins.mjs: every pinned tool in one place', () => {
     }
   });
 
-  it("is what docs/cluster.md's versions table shows (node scripts/pins-table.mjs)", () => {
+  it("is what docs/cluster.md's versions table shows (npm run pins:table)", () => {
     const doc = readFileSync(path.join(ROOT, 'docs', 'cluster.md'), 'utf8');
-    expect(doc, 'run `node scripts/pins-table.mjs`').toBe(withPinsTable(doc));
+    expect(doc, 'run `npm run pins:table`').toBe(withPinsTable(doc));
   });
 });

@@ -1,0 +1,106 @@
+import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import { describe, expect, it } from 'vitest';
+import { find, render, renderError } from '../support/chart';
+import { promtool, yamlFile } from '../support/promtool';
+
+/** Plain annotations, which promtool compares exactly. */
+const ANNOTATIONS = { summary: 'down', description: 'down' };
+
+const alertsOf = (alerts: Record<string, unknown>) =>
+  Object.fromEntries(
+    (
+      find(
+        render({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, alerts } }),
+        'PrometheusRule',
+      ) as unknown as IPrometheusRule
+    ).spec
+      .groups!.flatMap((group) => group.rules ?? [])
+      .filter((rule) => rule.alert)
+      .map((rule) => [rule.alert!, rule]),
+  );
+
+/** promtool's verdict on MeridianDown of `alerts`' rules, for a release whose only target is down from the start. */
+function meridianDownAt(alerts: Record<string, unknown>, evalTime: string, firing: boolean) {
+  const groups = (
+    find(
+      render({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, alerts } }),
+      'PrometheusRule',
+    ) as unknown as IPrometheusRule
+  ).spec.groups;
+  return promtool([
+    'test',
+    'rules',
+    yamlFile({
+      rule_files: [yamlFile({ groups })],
+      evaluation_interval: '10s',
+      tests: [
+        {
+          interval: '10s',
+          input_series: [{ series: 'up{job="web-meridian-metrics", namespace="site", instance="10.0.0.1:9464"}', values: '0x30' }],
+          alert_rule_test: [
+            {
+              eval_time: evalTime,
+              alertname: 'MeridianDown',
+              exp_alerts: firing
+                ? [{ exp_labels: { severity: 'critical', job: 'web-meridian-metrics', namespace: 'site' }, exp_annotations: ANNOTATIONS }]
+                : [],
+            },
+          ],
+        },
+      ],
+    }),
+  ]);
+}
+
+describe('per-alert tuning through prometheusRule.alerts', () => {
+  it('puts a shortened for into the rendered rule, and the alert fires that much sooner', () => {
+    expect(alertsOf({ MeridianDown: { for: '30s' } }).MeridianDown).toMatchObject({ for: '30s' });
+    // Down from the start: with for: 30s it fires at 40 s; with the default 2m, not yet.
+    const shortened = meridianDownAt({ MeridianDown: { for: '30s', annotations: ANNOTATIONS } }, '40s', true);
+    const byDefault = meridianDownAt({}, '40s', false);
+
+    expect(shortened.status, shortened.output).toBe(0);
+    expect(byDefault.status, byDefault.output).toBe(0);
+  });
+
+  it('takes compound durations, a threshold of 0, and labels and annotations of one alert', () => {
+    const alerts = alertsOf({
+      MeridianRolloutStuck: { for: '1h30m', labels: { team: 'release' }, annotations: { summary: 'Two builds serve' } },
+      MeridianClientManifestFetchFailureBurst: { threshold: 0 },
+    });
+
+    expect(alerts.MeridianRolloutStuck).toMatchObject({
+      for: '1h30m',
+      labels: { team: 'release' },
+      annotations: { summary: 'Two builds serve' },
+    });
+    expect(String(alerts.MeridianClientManifestFetchFailureBurst!.expr)).toMatch(/> 0$/);
+  });
+
+  it.each([
+    [
+      'a for that is no duration',
+      { MeridianDown: { for: 'soon' } },
+      "at '/prometheusRule/alerts/MeridianDown/for': 'soon' does not match pattern",
+    ],
+    [
+      'a for without its unit',
+      { MeridianTargetDown: { for: '90' } },
+      "at '/prometheusRule/alerts/MeridianTargetDown/for': '90' does not match",
+    ],
+    ['a for with its units out of order', { MeridianDown: { for: '1s1m' } }, "'1s1m' does not match"],
+    [
+      'a negative threshold',
+      { MeridianLatencyP99High: { threshold: -1 } },
+      "at '/prometheusRule/alerts/MeridianLatencyP99High/threshold': minimum: got -1",
+    ],
+    ['an unknown alert name', { MeridianDwn: { enabled: true, for: '1m' } }, "additional properties 'MeridianDwn' not allowed"],
+    [
+      'a threshold on an alert that compares with none',
+      { MeridianDown: { threshold: 1 } },
+      "additional properties 'threshold' not allowed",
+    ],
+  ])('refuses %s, naming it', (_label, alerts, expected) => {
+    expect(renderError({ prometheusRule: { alerts } })).toContain(expected);
+  });
+});

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '@/server/config';
+import { SERVER_CONFIG_VARIABLES } from '@/server/config-variables.mjs';
+import { NEXT_SERVER_VARIABLES, ourSettings } from '../../../../tools/bench/bench-servers.mjs';
+
+describe('the variables the bench sets', () => {
+  it.each([
+    ['without tracing', ourSettings({ metricsPort: 9465 })],
+    ['with tracing', ourSettings({ metricsPort: 9465, otlpEndpoint: 'http://127.0.0.1:4318' })],
+  ])('are the server config variables, with values it accepts (%s)', (_, settings) => {
+    for (const name of Object.keys(settings)) expect(SERVER_CONFIG_VARIABLES).toContain(name);
+    expect(() => readConfig({ PORT: '3000', HOSTNAME: '127.0.0.1', ...settings })).not.toThrow();
+  });
+
+  it("names only variables Next's standalone server.js reads for Next", () => {
+    const template = readFileSync(createRequire(import.meta.url).resolve('next/dist/build/utils.js'), 'utf8');
+    for (const name of NEXT_SERVER_VARIABLES) expect(template).toContain(`process.env.${name}`);
+  });
+});
