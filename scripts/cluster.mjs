@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { kubernetesClientsDir } from '../tools/kubernetes-clients.mjs';
 import { clusterRunning, clusterUp } from '../tools/cluster/bring-up.mjs';
-import { ensureBinaries } from '../tools/cluster-binaries.mjs';
+import { builtBinary, ensureBinaries } from '../tools/cluster-binaries.mjs';
 import { importDockerImages } from '../tools/cluster/images.mjs';
 import { PATHS } from '../tools/cluster/layout.mjs';
 import { clusterDown } from '../tools/cluster/teardown.mjs';
@@ -20,9 +20,7 @@ async function main([command, ...rest]) {
   switch (command) {
     case 'up': {
       const { binaries } = await clusterUp(log);
-      const plugin = binaries['kubectl-argo-rollouts'];
-      if (!plugin) throw new Error('cluster: kubectl-argo-rollouts was not built');
-      const onPath = [kubernetesClientsDir(), path.dirname(plugin)];
+      const onPath = [kubernetesClientsDir(), path.dirname(builtBinary(binaries, 'kubectl-argo-rollouts'))];
       process.stdout.write(`export KUBECONFIG='${PATHS.adminKubeconfig}'\nexport PATH='${onPath.join(':')}':"$PATH"\n`);
       return;
     }

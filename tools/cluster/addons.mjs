@@ -20,7 +20,7 @@ const COREFILE = `.:53 {
 `;
 
 const labels = { 'k8s-app': 'kube-dns' };
-const metadata = (name) => ({ name, namespace: 'kube-system', labels });
+const metadata = (/** @type {string} */ name) => ({ name, namespace: 'kube-system', labels });
 
 /** The CoreDNS objects, as one List for `kubectl apply -f -`. */
 export function dnsManifest() {

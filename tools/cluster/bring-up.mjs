@@ -63,18 +63,21 @@ async function checkPortsFree() {
   }
 }
 
+/** @param {import('./components.mjs').Component} component */
 function startComponent(component) {
   startProcess(component.name, component.binary, component.args, component.env);
 }
 
+/** @param {import('./components.mjs').Component} component */
 async function waitComponent(component) {
-  if ('url' in component.health) return waitHealthy(component.name, component.health.url, { admin: component.health.admin });
-  const [command, ...args] = component.health.command;
+  const { health } = component;
+  if ('url' in health) return waitHealthy(component.name, health.url, { admin: health.admin });
+  const [command = '', ...args] = health.command;
   await waitFor(
     component.name,
     () => {
       if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0)
-        throw new Error(`\`${component.health.command.join(' ')}\` failed`);
+        throw new Error(`\`${health.command.join(' ')}\` failed`);
     },
     { timeoutMs: 30_000, intervalMs: 250 },
   ).catch((error) => {
@@ -106,6 +109,7 @@ async function startDns() {
 /**
  * Starts the cluster unless it already runs; cleans up what a killed run left first.
  * Resolves with the binaries (by name) and whether this call started the cluster.
+ * @param {(line: string) => void} log
  */
 export async function clusterUp(log) {
   checkPrerequisites();

@@ -1,6 +1,7 @@
 // The cluster's components, in start order, each with its flags in view and a
 // comment for every one that is not a default (the spirit of "Kubernetes the Hard Way").
 import path from 'node:path';
+import { builtBinary } from '../cluster-binaries.mjs';
 import { CONFIG_FILES } from './config-files.mjs';
 import { kubeconfigPath } from './kubeconfig.mjs';
 import { NETWORK, NODE_NAME, PATHS, PORTS } from './layout.mjs';
@@ -19,7 +20,8 @@ export const COMPONENT_NAMES = [
   'kube-proxy',
   'kube-router',
 ];
-const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
+const flags = (/** @type {Record<string, string | number>} */ entries) =>
+  Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
 
 /**
  * @typedef {{ name: string, binary: string, args: string[], env?: Record<string, string>, afterNodeReady?: true, health: { url: string, admin?: boolean } | { command: string[] } }} Component
@@ -27,11 +29,7 @@ const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${n
  * @returns {Component[]}
  */
 export function components(binaries) {
-  const bin = (/** @type {string} */ name) => {
-    const binary = binaries[name];
-    if (!binary) throw new Error(`cluster: no ${name} among the built binaries`);
-    return binary;
-  };
+  const bin = (/** @type {string} */ name) => builtBinary(binaries, name);
   const etcdServer = pkiFiles('etcd-server');
   const etcdClient = pkiFiles('apiserver-etcd-client');
   const apiServer = pkiFiles('apiserver');

@@ -27,7 +27,10 @@ const CRD_FILES = {
   },
 };
 
-/** The module's source folder, downloaded (and checked against go.sum) when missing. */
+/**
+ * The module's source folder, downloaded (and checked against go.sum) when missing.
+ * @param {string} goModuleDir @param {string} modulePath
+ */
 function moduleDir(goModuleDir, modulePath) {
   const out = execFileSync('go', ['mod', 'download', '-json', modulePath], {
     cwd: path.join(ROOT, goModuleDir),
@@ -45,7 +48,10 @@ function crdFiles(goModuleDir) {
   );
 }
 
-/** Applies CRD files and waits until the API serves each CRD named. */
+/**
+ * Applies CRD files and waits until the API serves each CRD named.
+ * @param {string[]} files @param {string[]} names
+ */
 async function applyCrds(files, names) {
   // Server-side: these CRDs are too large for client-side apply's annotation.
   await kubectl(['apply', '--server-side', ...files.flatMap((file) => ['-f', file])]);

@@ -8,10 +8,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NETWORK, PATHS, PORTS } from './layout.mjs';
 
+/** @param {string[]} args */
 function ip(args) {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/** @param {string} name */
 function linkExists(name) {
   return spawnSync('ip', ['link', 'show', name], { stdio: 'ignore' }).status === 0;
 }
@@ -106,11 +108,16 @@ const OURS = /^(KUBE|CNI|MERIDIAN)-/;
 /**
  * iptables-restore input that deletes every rule jumping to one of the cluster's chains
  * and then the chains themselves; other chains (Docker's, the machine's) are untouched.
+ * @param {string} saved what iptables-save printed
  */
 export function chainRemovalScript(saved) {
+  /** @type {string[]} */
   const out = [];
+  /** @type {string | null} */
   let table = null;
+  /** @type {string[]} */
   let ours = [];
+  /** @type {string[]} */
   let deletions = [];
   const flushTable = () => {
     if (table && (ours.length || deletions.length)) {
@@ -124,10 +131,10 @@ export function chainRemovalScript(saved) {
       ours = [];
       deletions = [];
     } else if (line.startsWith(':')) {
-      const chain = line.slice(1).split(' ')[0];
+      const chain = line.slice(1).split(' ')[0] ?? '';
       if (OURS.test(chain)) ours.push(chain);
     } else if (line.startsWith('-A ')) {
-      const [, chain] = line.split(' ');
+      const [, chain = ''] = line.split(' ');
       const target = / -[jg] (\S+)/.exec(line)?.[1] ?? '';
       if (!OURS.test(chain) && OURS.test(target)) deletions.push(`-D ${line.slice(3)}`);
     }
@@ -136,6 +143,7 @@ export function chainRemovalScript(saved) {
   return out.length ? `${out.join('\n')}\n` : '';
 }
 
+/** @param {'iptables' | 'ip6tables'} family */
 function removeChains(family) {
   const save = spawnSync(`${family}-save`, [], { encoding: 'utf8' });
   if (save.status !== 0) return;

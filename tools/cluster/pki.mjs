@@ -48,15 +48,17 @@ const CERTIFICATES = [
   { name: 'kube-router', subject: '/CN=meridian:kube-router', usage: 'clientAuth' },
 ];
 
-/** Paths of a certificate and its key in the PKI folder. */
+/** Paths of a certificate and its key in the PKI folder. @param {string} name */
 export function pkiFiles(name) {
   return { cert: path.join(PATHS.pki, `${name}.crt`), key: path.join(PATHS.pki, `${name}.key`) };
 }
 
+/** @param {string[]} args */
 function openssl(args) {
   execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/** @param {string} name */
 function newKeyArgs(name) {
   const { cert, key } = pkiFiles(name);
   return [
