@@ -85,8 +85,9 @@ export const PINS = {
     cache: 'kube-router',
     why:
       'Enforces NetworkPolicy with iptables and ipset, which this kernel has (it has no nftables queue, which nfqueue-based ' +
-      'engines need); run with routing and its service proxy off, beside the bridge CNI and kube-proxy. The newest version the ' +
-      'Go module proxy serves here (later tags are refused).',
+      'engines need); run with routing and its service proxy off, beside the bridge CNI and kube-proxy. The only version the Go ' +
+      'module proxy serves here (later tags are refused), though security flaws are reported against it: acceptable for a ' +
+      'test cluster that listens on no external address (its health and metrics ports are off); move it once a fixed one is served.',
   },
   alertmanager: {
     name: "Alertmanager (the game day's)",
