@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { DEFAULT_BUILD_POLL_INTERVAL_MS, POLL_INTERVAL_HEADER } from '@/shared/build-poll';
+import { LATEST_BUILD_PATH } from '@/shared/site-paths';
 import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
@@ -9,7 +10,7 @@ import { loadNavigationsInFull } from './full-load-navigation';
 async function fetchLatest() {
   let response: Response;
   try {
-    response = await fetch(`/builds/latest.json?${Date.now()}`, { cache: 'no-store' });
+    response = await fetch(`${LATEST_BUILD_PATH}?${Date.now()}`, { cache: 'no-store' });
   } catch {
     throw new PollError(0);
   }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useRouter } from 'next/navigation';
 import type { Locale } from '@/shared/locales';
+import { buildManifestPath } from '@/shared/site-paths';
 import { reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { CURRENT_BUILD_ID } from './current-build';
@@ -20,7 +21,7 @@ function connectionIsConstrained(): boolean {
 /** This build's route manifest, or null when it could not be had (reported, never shown). */
 async function fetchManifest(): Promise<RouteManifest | null> {
   try {
-    const response = await fetch(`/builds/meta/${encodeURIComponent(CURRENT_BUILD_ID)}.json`);
+    const response = await fetch(buildManifestPath(CURRENT_BUILD_ID));
     if (response.ok) return (await response.json()) as RouteManifest;
     reportTelemetry({ type: 'manifest_fetch_failed', kind: 'manifest', buildId: CURRENT_BUILD_ID, status: response.status });
   } catch {

@@ -1,9 +1,8 @@
 import { canonicalLocale, DEFAULT_LOCALE, type Locale } from '@/shared/locales';
+import { ROUTER_REQUEST_HEADERS } from '@/shared/router-headers';
+import { PASSTHROUGH_EXACT, PASSTHROUGH_PREFIXES } from '@/shared/site-paths';
 import { detectRootLocale } from './detection';
 
-/** Paths that are never pages: framework files, APIs, build metadata, probes. */
-const PASSTHROUGH_PREFIXES = ['/_next/', '/api/', '/builds/'];
-const PASSTHROUGH_EXACT = new Set(['/api', '/builds', '/healthz', '/readyz']);
 const FILE_EXTENSION = /\/[^/]*\.[a-z0-9]+$/i;
 
 export interface RoutingRequest {
@@ -26,25 +25,30 @@ export type RoutingDecision =
     }
   | { kind: 'serve'; locale: Locale; internalPathname: string; variesByLanguage: boolean };
 
-/** Headers the App Router sends when it fetches a page's payload rather than the page. */
-const ROUTER_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch', 'next-action'];
-
 /**
  * A top-level page load, as opposed to a router payload fetch or any prefetch.
  * Only a page load may change the visitor's language cookie or be answered
- * with a page's HTML. `header` reads one request header by lower-case name.
+ * with a page's HTML. `header(headers, name)` reads one request header of
+ * `headers` by lower-case name (a function of both, so no caller needs a
+ * closure per request).
  */
-export function isDocumentRequest(header: (name: string) => string | null | undefined): boolean {
-  if (ROUTER_HEADERS.some((name) => header(name) != null)) return false;
-  const purpose = `${header('purpose') ?? ''} ${header('sec-purpose') ?? ''}`;
-  if (purpose.includes('prefetch')) return false;
-  const destination = header('sec-fetch-dest');
+export function isDocumentRequest<Headers>(
+  headers: Headers,
+  header: (headers: Headers, name: string) => string | null | undefined,
+): boolean {
+  for (const name of ROUTER_REQUEST_HEADERS) {
+    if (header(headers, name) != null) return false;
+  }
+  if (header(headers, 'purpose')?.includes('prefetch') || header(headers, 'sec-purpose')?.includes('prefetch')) return false;
+  const destination = header(headers, 'sec-fetch-dest');
   return destination == null || destination === 'document';
 }
 
 export function isPassthroughPath(pathname: string): boolean {
   if (PASSTHROUGH_EXACT.has(pathname)) return true;
-  if (PASSTHROUGH_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true;
+  for (const prefix of PASSTHROUGH_PREFIXES) {
+    if (pathname.startsWith(prefix)) return true;
+  }
   return FILE_EXTENSION.test(pathname);
 }
 
@@ -58,10 +62,16 @@ function sameSitePath(rest: string): string {
   return `/${trimmed}`;
 }
 
-/** Decides what the proxy does with one request. Pure, so every case is unit-tested. */
+/** One object for every path passed by: the server decides for each file request too. */
+const PASS: RoutingDecision = Object.freeze({ kind: 'pass' });
+
+/**
+ * Decides what the proxy does with one request. Pure, so every case is
+ * unit-tested. Only the root reads `cookie` and `acceptLanguage`.
+ */
 export function decideRoute(request: RoutingRequest): RoutingDecision {
   const { pathname } = request;
-  if (isPassthroughPath(pathname)) return { kind: 'pass' };
+  if (isPassthroughPath(pathname)) return PASS;
 
   const match = /^\/([^/]*)(.*)$/.exec(pathname);
   const firstSegment = match?.[1] ?? '';

@@ -78,6 +78,8 @@ const schema = z.object({
   SHUTDOWN_DELAY_MS: integer(0, 600_000, 5000),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000, 20_000),
   KEEP_ALIVE_TIMEOUT_MS: integer(1000, 3_600_000, 65_000),
+  HEADERS_TIMEOUT_MS: integer(1000, 120_000, 10_000),
+  MAX_CONNECTIONS: integer(1, 1_000_000, 10_000),
   TRUST_PROXY: trustProxy,
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
@@ -96,6 +98,10 @@ export interface ServerConfig {
   readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
   readonly keepAliveTimeoutMs: number;
+  /** How long a client may take to send a request's head (request line and headers) before a 408. */
+  readonly headersTimeoutMs: number;
+  /** Open connections on the public port, at most; more are closed at once. */
+  readonly maxConnections: number;
   /** Which peers' X-Forwarded-For, -Proto and -Host to believe (see TrustProxy). */
   readonly trustProxy: TrustProxy;
   readonly hsts: boolean;
@@ -134,6 +140,8 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     shutdownDelayMs: values.SHUTDOWN_DELAY_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
+    maxConnections: values.MAX_CONNECTIONS,
     trustProxy: values.TRUST_PROXY,
     hsts: values.HSTS,
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,

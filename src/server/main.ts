@@ -1,30 +1,30 @@
-import { createServer, IncomingMessage, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { isNamespace } from '@/i18n/namespaces';
+import { installRouteHandoverKey } from '@/i18n/route-handover';
 import { isLocale } from '@/shared/locales';
 import { installObservability } from '@/shared/observability';
 import { readBuildInfo } from './build-info';
 import { loadBuildFiles } from './serving/builds/build-files';
 import { ConfigError, readConfig, type ServerConfig } from './config';
-import type { Readiness } from './health';
+import { createPublicServer } from './serving/public-server';
 import { createRequestListener } from './serving/request-pipeline';
 import { createCrawlerFiles } from './serving/crawlers/serve-crawler-files';
-import { answerUnparsedRequests } from './serving/edge/unparsed-requests';
 import type { NotFoundPages } from './serving/not-found/serve-not-found';
 import { createMetricsServer } from './metrics-server';
-import { loadNextHandler, type NextHandler } from './next-app';
 import { routeConsoleToLogger } from './observability/console-to-logger';
 import { createLogger } from './observability/logger';
-import { MeteredResponse } from './observability/metered-response';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
 import { loadPageRoutes } from './serving/not-found/page-routes';
 import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
-import { withLocaleRedirects } from './serving/redirects/locale-redirects';
-import { loadStaticAssets } from './serving/static-assets/static-assets';
+import { loadSiteFiles } from './serving/files/site-files';
+import type { Readiness } from './serving/health/health';
+import { loadNext, type PreparedNext } from './serving/next/next-app';
+import { createRateLimiter } from './serving/telemetry/rate-limit';
 import { installFatalHandlers, installShutdown } from './shutdown';
-import { createRateLimiter } from './telemetry/rate-limit';
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -58,45 +58,43 @@ async function main(config: ServerConfig): Promise<void> {
       }),
   });
 
+  // The proxy inside Next believes the routing decisions handed over with this key only.
+  const routeHandoverKey = randomBytes(18).toString('base64url');
+  installRouteHandoverKey(routeHandoverKey);
   const readiness: Readiness = { nextReady: false, draining: false };
-  let nextHandler: NextHandler | null = null;
+  let preparedNext: PreparedNext | null = null;
   const pages = loadPrerenderedPages(dir);
   if (!build.siteUrl) {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
   }
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
-  const publicServer = createServer(
-    {
-      IncomingMessage,
-      ServerResponse: MeteredResponse,
-      keepAliveTimeout: config.keepAliveTimeoutMs,
-      headersTimeout: config.keepAliveTimeoutMs + 1000,
-    },
+  const publicServer = createPublicServer(
+    config,
     createRequestListener({
       config,
       dir,
       logger,
       metrics,
       pages,
-      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys()),
-      assets: loadStaticAssets(dir),
-      buildFiles: loadBuildFiles(dir),
+      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
+      files: loadSiteFiles(dir),
+      buildFiles: loadBuildFiles(dir, config.buildPollIntervalMs),
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       notFoundPages,
-      next: () => nextHandler,
+      next: () => preparedNext,
+      routeHandoverKey,
     }),
+    { metrics, logger },
   );
-  answerUnparsedRequests(publicServer, { metrics, logger });
   const metricsServer = createMetricsServer(metrics.registry);
   await listen(publicServer, config.port, config.hostname);
   await listen(metricsServer, config.metricsPort, config.hostname);
   installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, exit });
 
-  const next = await loadNextHandler({ dir, port: config.port });
-  notFoundPages.templates = await renderNotFoundTemplates(next, { publicPort: config.port, logger });
-  // The locale proxy's permanent redirects are answered before Next (they cost it the most memory per request).
-  nextHandler = withLocaleRedirects(next);
+  const next = await loadNext({ dir, port: config.port });
+  notFoundPages.templates = await renderNotFoundTemplates(next.handle, { publicPort: config.port, logger });
+  preparedNext = next;
   readiness.nextReady = true;
   logger.info(
     {

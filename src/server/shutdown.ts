@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { flushAccessLines } from './observability/access-log';
 import type { ServerConfig } from './config';
-import type { Readiness } from './health';
+import type { Readiness } from './serving/health/health';
 import type { Tracing } from './observability/tracing';
 
 interface ShutdownParts {

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { localeOfPath } from '@/shared/locales';
+import { HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 
 const MAX_LOGGED_PATH = 512;
 const MAX_LOGGED_USER_AGENT = 256;
 /** Probes are frequent and uninteresting: debug level only. */
-const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+const QUIET_PATHS = new Set([HEALTH_PATH, READINESS_PATH]);
 
 /** The path as logged and traced: bounded, so no request can blow up a log line. */
 export function loggedPath(pathname: string): string {
@@ -114,9 +115,12 @@ export function writeAccessLine(logger: Logger, pathname: string, line: AccessLi
   if (pendingLines.push({ writer, level, line }) === 1) setImmediate(flushAccessLines);
 }
 
-/** The access line of a request refused before Node parsed it (see src/server/serving/edge/unparsed-requests.ts). */
-export function logUnparsedRefusal(logger: Logger, method: 'CONNECT' | 'other', remoteAddress: string): void {
-  logger.info({ method, route: 'other', status: 405, remote_address: remoteAddress }, 'request');
+/** The access line of a request answered before Node parsed it (see src/server/serving/edge/unparsed-requests.ts). */
+export function logUnparsedRequest(
+  logger: Logger,
+  line: { method: string; status: number; reason: string; path: string | undefined; remote_address: string },
+): void {
+  logger.info({ ...line, path: line.path === undefined ? undefined : loggedPath(line.path), route: 'unparsed' }, 'request');
 }
 
 export function logRequestFailure(logger: Logger, error: unknown, requestId: string, pathname: string): void {

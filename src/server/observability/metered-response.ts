@@ -12,14 +12,19 @@ function byteLengthOf(chunk: unknown): number {
  */
 export class MeteredResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   bodyBytes = 0;
+  /**
+   * Node drops the body of an answer to HEAD, whatever is written: decided when the
+   * response is made, as here (Next is handed a HEAD as a GET, see serving/next/hand-over.ts).
+   */
+  private readonly sendsBody = this.req.method !== 'HEAD';
 
   override write(chunk: unknown, encodingOrCallback?: unknown, callback?: unknown): boolean {
-    this.bodyBytes += byteLengthOf(chunk);
+    if (this.sendsBody) this.bodyBytes += byteLengthOf(chunk);
     return super.write(chunk, encodingOrCallback as BufferEncoding, callback as () => void);
   }
 
   override end(chunk?: unknown, encodingOrCallback?: unknown, callback?: unknown): this {
-    this.bodyBytes += byteLengthOf(chunk);
+    if (this.sendsBody) this.bodyBytes += byteLengthOf(chunk);
     return super.end(chunk, encodingOrCallback as BufferEncoding, callback as () => void);
   }
 }

@@ -8,6 +8,21 @@ export const FETCH_FAILURE_KINDS = ['manifest', 'payload', 'latest'] as const;
 
 export type FetchFailureKind = (typeof FETCH_FAILURE_KINDS)[number];
 
+/** Why a request was answered before Node's parser could hand it to the pipeline (serving/edge/unparsed-requests.ts). */
+export const UNPARSED_REASONS = [
+  'connect',
+  'unknown_method',
+  'uri_too_long',
+  'header_too_large',
+  'timeout',
+  'bad_framing',
+  'chunk_extensions_too_large',
+  'incomplete',
+  'malformed',
+] as const;
+
+export type UnparsedReason = (typeof UNPARSED_REASONS)[number];
+
 /** From 5 ms to 10 s: a prerendered page answers in the first buckets, a cold render in the last. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Core Web Vitals thresholds sit at 2.5 s (LCP) and 200 ms (INP). */
@@ -30,6 +45,17 @@ export function createMetrics(build: BuildInfo) {
       help: 'Duration of HTTP requests on the public port, by route template.',
       labelNames: ['method', 'route', 'status_code'] as const,
       buckets: REQUEST_BUCKETS,
+      registers: [registry],
+    }),
+    unparsedRequests: new Counter({
+      name: 'http_server_unparsed_requests_total',
+      help: 'Requests answered before they could be parsed (a 4xx, then the connection closed), by reason.',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    droppedConnections: new Counter({
+      name: 'http_server_dropped_connections_total',
+      help: 'Connections to the public port closed on arrival because MAX_CONNECTIONS were open.',
       registers: [registry],
     }),
     activeRequests: new Gauge({
@@ -92,6 +118,7 @@ export function createMetrics(build: BuildInfo) {
     }
   }
   for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind }, 0);
+  for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
   for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event }, 0);
   return metrics;
 }

@@ -1,4 +1,4 @@
-import type { Metrics } from './metrics';
+import type { Metrics, UnparsedReason } from './metrics';
 import { statusLabel } from './route-label';
 
 /** A request on the public port has begun. */
@@ -12,7 +12,12 @@ export function countRequestEnd(metrics: Metrics, method: string, route: string,
   metrics.requestDuration.observe({ method, route, status_code: statusLabel(status) }, seconds);
 }
 
-/** A request answered 405 before Node handed it to the listener: never in flight, so only observed. */
-export function countUnparsedRefusal(metrics: Metrics, method: 'CONNECT' | 'other'): void {
-  metrics.requestDuration.observe({ method, route: 'other', status_code: '405' }, 0);
+/**
+ * A request answered before Node could hand it to the listener: counted by reason, and
+ * in the request histogram under route `unparsed` (never in flight, and not timed: 0 s),
+ * so the answers by status show it and latency by route can leave it out.
+ */
+export function countUnparsedRequest(metrics: Metrics, method: string, reason: UnparsedReason, status: number): void {
+  metrics.unparsedRequests.inc({ reason });
+  metrics.requestDuration.observe({ method, route: 'unparsed', status_code: statusLabel(status) }, 0);
 }

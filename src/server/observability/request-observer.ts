@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from '@opentelemetry/api';
+import type { RoutingDecision } from '@/i18n/routing';
 import type { Logger } from 'pino';
 import { localeOfRoute, loggedPath, loggedUserAgent, writeAccessLine } from './access-log';
 import type { MeteredResponse } from './metered-response';
@@ -10,8 +11,9 @@ import { endServerSpan, startServerSpan } from './server-span';
 
 /**
  * Watches one request on the public port until its response closes: timed,
- * counted by route template, traced when `tracedScheme` is given (tracing on),
- * and logged once. Returns the span's context to run the request in, if traced.
+ * counted by the route template of `decision` (the request's routing decision,
+ * made once), traced when `tracedScheme` is given (tracing on), and logged
+ * once. Returns the span's context to run the request in, if traced.
  */
 export function observeRequest(
   deps: { logger: Logger; metrics: Metrics },
@@ -19,6 +21,7 @@ export function observeRequest(
   res: MeteredResponse,
   requestId: string,
   pathname: string,
+  decision: RoutingDecision,
   clientAddress: string,
   tracedScheme: 'http' | 'https' | undefined,
 ): Context | undefined {
@@ -30,9 +33,16 @@ export function observeRequest(
     ? startServerSpan(req, { method, path: loggedPath(pathname), scheme: tracedScheme, clientAddress, userAgent })
     : undefined;
 
-  res.once('close', () => {
+  let ended = false;
+  // The response closes when it is sent or its connection goes. A request queued on its
+  // connection behind another (pipelined) has a response that never closes if the connection
+  // goes first (after a parse error, say): Node closes the request then, so both are watched,
+  // the request only once its connection is gone (until then its response will close).
+  const end = function (this: unknown) {
+    if (ended || (this === req && req.socket?.destroyed === false)) return;
+    ended = true;
     const status = res.statusCode;
-    const route = routeLabel(pathname, status);
+    const route = routeLabel(pathname, decision, status);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     countRequestEnd(deps.metrics, method, route, status, seconds);
     const spanContext = serverSpan?.span.spanContext();
@@ -53,6 +63,8 @@ export function observeRequest(
       trace_id: spanContext?.traceId,
       span_id: spanContext?.spanId,
     });
-  });
+  };
+  res.on('close', end);
+  req.on('close', end);
   return serverSpan?.context;
 }

@@ -1,5 +1,6 @@
-import { decideRoute } from '@/i18n/routing';
-import { DEFAULT_LOCALE } from '@/shared/locales';
+import { decideRoute, type RoutingDecision } from '@/i18n/routing';
+import { DEFAULT_LOCALE, LOCALES } from '@/shared/locales';
+import { BUILD_MANIFEST_PREFIX, HEALTH_PATH, LATEST_BUILD_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /**
@@ -9,12 +10,12 @@ import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 export const ROUTES = [
   '/',
   '/[locale]',
-  '/healthz',
-  '/readyz',
+  HEALTH_PATH,
+  READINESS_PATH,
   '/metrics',
   TELEMETRY_ENDPOINT,
-  '/builds/latest.json',
-  '/builds/meta/[id]',
+  LATEST_BUILD_PATH,
+  `${BUILD_MANIFEST_PREFIX}[id]`,
   '/_next/static',
   '/_next/image',
   '/_next/other',
@@ -22,52 +23,54 @@ export const ROUTES = [
   'redirect',
   'not_found',
   'other',
+  /** Answered before it could be parsed: see serving/edge/unparsed-requests.ts. */
+  'unparsed',
 ] as const;
 
 export type RouteLabel = (typeof ROUTES)[number];
 
-function templateOf(pathname: string): RouteLabel {
-  if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics') return pathname;
-  if (pathname === TELEMETRY_ENDPOINT || pathname === '/builds/latest.json') return pathname;
-  if (pathname.startsWith('/builds/meta/')) return '/builds/meta/[id]';
+/** The internal path of the root page, and of each locale's home. */
+const ROOT_PAGE = `/${DEFAULT_LOCALE}`;
+const LOCALE_HOMES: ReadonlySet<string> = new Set(LOCALES.map((locale) => `/${locale}`));
+
+/** The template of a path the locale rules pass by: probes, APIs, build files, framework and public files. */
+function passedTemplateOf(pathname: string): RouteLabel {
+  if (pathname === HEALTH_PATH || pathname === READINESS_PATH || pathname === '/metrics') return pathname;
+  if (pathname === TELEMETRY_ENDPOINT || pathname === LATEST_BUILD_PATH) return pathname;
+  if (pathname.startsWith(BUILD_MANIFEST_PREFIX)) return `${BUILD_MANIFEST_PREFIX}[id]`;
   if (pathname.startsWith('/_next/static/')) return '/_next/static';
   if (pathname.startsWith('/_next/image')) return '/_next/image';
   if (pathname.startsWith('/_next/')) return '/_next/other';
-  const decision = decideRoute({ pathname, cookie: undefined, acceptLanguage: null, isDocument: false });
-  if (decision.kind === 'pass') return 'public_file';
+  return 'public_file';
+}
+
+function templateOf(pathname: string, decision: RoutingDecision): RouteLabel {
+  if (decision.kind === 'pass') return passedTemplateOf(pathname);
   if (decision.kind === 'redirect') return 'redirect';
-  if (decision.internalPathname === `/${DEFAULT_LOCALE}`) return '/';
-  if (decision.internalPathname === `/${decision.locale}`) return '/[locale]';
-  return 'other';
+  if (decision.internalPathname === ROOT_PAGE) return '/';
+  return LOCALE_HOMES.has(decision.internalPathname) ? '/[locale]' : 'other';
+}
+
+/** A status that sends the visitor elsewhere; 304 (their copy is good) is an answer of the page itself. */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
 }
 
 /**
- * Templates of the paths seen lately: the same few pages are asked for again
- * and again. Any path may arrive, so past the bound the memo starts afresh.
+ * The template of a finished request, from the decision made at its start
+ * (src/server/serving/routing/request-route.ts): its status decides between
+ * a page, a redirect and not_found.
  */
-const MEMO_ENTRIES = 1024;
-const MEMO_PATH_LENGTH = 256;
-const templates = new Map<string, RouteLabel>();
-
-function rememberedTemplateOf(pathname: string): RouteLabel {
-  if (pathname.length > MEMO_PATH_LENGTH) return templateOf(pathname);
-  let template = templates.get(pathname);
-  if (template === undefined) {
-    if (templates.size >= MEMO_ENTRIES) templates.clear();
-    template = templateOf(pathname);
-    templates.set(pathname, template);
-  }
+export function routeLabel(pathname: string, decision: RoutingDecision, status: number): RouteLabel {
+  if (status === 404) return 'not_found';
+  const template = templateOf(pathname, decision);
+  if (isRedirect(status) && (template === '/' || template === '/[locale]' || template === 'other')) return 'redirect';
   return template;
 }
 
-/** The template of a finished request: its status decides between a page, a redirect and not_found. */
-export function routeLabel(pathname: string, status: number): RouteLabel {
-  if (status === 404) return 'not_found';
-  const template = rememberedTemplateOf(pathname);
-  if (status >= 300 && status < 400 && (template === '/' || template === '/[locale]' || template === 'other')) {
-    return 'redirect';
-  }
-  return template;
+/** The template a path a browser reports (not a request of ours) counts under, as if it answered 200. */
+export function reportedRouteLabel(pathname: string): RouteLabel {
+  return routeLabel(pathname, decideRoute({ pathname, cookie: undefined, acceptLanguage: null, isDocument: false }), 200);
 }
 
 /** TRACE and CONNECT are named so probes for them show up; any other method is `other`. */

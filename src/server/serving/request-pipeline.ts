@@ -2,30 +2,35 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '@/server/config';
-import { answerHealth, answerReadiness, type Readiness } from '@/server/health';
-import type { NextHandler } from '@/server/next-app';
 import { logRequestFailure } from '@/server/observability/access-log';
 import type { MeteredResponse } from '@/server/observability/metered-response';
 import type { Metrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
-import { handleTelemetry } from '@/server/telemetry/telemetry-endpoint';
+import { ROUTER_STATE_TREE_HEADER } from '@/shared/router-headers';
+import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
-import { VARY_BY_LANGUAGE } from '@/shared/vary';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
+import { serveFile } from './files/serve-file';
+import type { ServedFile } from './files/served-file';
+import { BUILD_ASSETS_PREFIX, siteFileOf } from './files/site-files';
 import { refuseMethod } from './edge/allowed-methods';
-import { clientAddressOf, compileTrust, dropUntrustedForwarding, schemeOf } from './edge/client-address';
+import { clientAddressOf, compileTrust, schemeOf } from './edge/client-address';
 import { requestIdOf } from './edge/request-id';
-import { originForm, splitTarget, type RequestTarget } from './edge/request-target';
+import { malformedHeadOf } from './edge/request-head';
+import { originForm } from './edge/request-target';
 import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
-import { varyOn } from './negotiation/vary';
+import { answerHealth, answerReadiness, type Readiness } from './health/health';
+import { handOverToNext } from './next/hand-over';
+import type { PreparedNext } from './next/next-app';
 import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
-import { pageLoadOf } from './pages/page-load';
 import type { PrerenderedPage } from './pages/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
-import { serveStaticAsset } from './static-assets/serve-static-asset';
-import type { StaticAssets } from './static-assets/static-assets';
+import { answerPlainText } from './plain-text';
+import { answerLocaleRedirect } from './redirects/locale-redirects';
+import { routeOf, type RequestRoute } from './routing/request-route';
+import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
   config: ServerConfig;
@@ -33,29 +38,24 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
-  assets: StaticAssets;
+  /** The build's assets and public/, by URL path. */
+  files: ReadonlyMap<string, ServedFile>;
   buildFiles: BuildFiles;
   crawlerFiles: CrawlerFiles;
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
   readiness: Readiness;
   limiter: { take(address: string): boolean };
-  /** Next's handler, once prepared. */
-  next: () => NextHandler | null;
-}
-
-function plain(res: ServerResponse, status: number, body: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.end(`${body}\n`);
+  /** Next, once prepared. */
+  next: () => PreparedNext | null;
+  /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
+  routeHandoverKey: string;
 }
 
 /**
- * Every request on the public port: an id, security headers, the methods each
- * target allows, then the first of these that answers: health, client
- * telemetry, build-freshness files, crawler files, build assets, prerendered
- * pages and not-found pages from memory, then Next. Each request is observed
+ * Every request on the public port: an id, security headers, one routing
+ * decision (serving/routing/request-route.ts), then `dispatch`, where every
+ * answer is chosen. Each request is observed
  * (src/server/observability/request-observer.ts) from start to close.
  */
 export function createRequestListener(deps: PipelineDeps) {
@@ -64,89 +64,92 @@ export function createRequestListener(deps: PipelineDeps) {
   const securityHeadersOf = securityHeaders(config.hsts);
 
   /**
-   * Answers from memory where it can; a promise only for what must wait (a
-   * body, a file, Next). A page load of a prerendered page comes first and
-   * writes `head` with its own headers in one go; every other answer starts
-   * from `head` set on the response.
+   * The one place a request's answer is chosen, first match wins. Answers from
+   * memory where it can; a promise only for what must wait (a body, a file,
+   * Next). A page load of a prerendered page comes first and writes `head` with
+   * its own headers in one go; every other answer starts from `head` set on
+   * the response.
    */
   function dispatch(
     req: IncomingMessage,
     res: ServerResponse,
-    target: RequestTarget,
+    route: RequestRoute,
     clientAddress: string,
     head: HeaderList,
   ): Promise<void> | void {
-    const { pathname } = target;
-    const load = pageLoadOf(req, target);
-    if (load && servePrerendered(req, res, load, deps.pages, head)) return;
+    const { pathname } = route;
+    const malformed = malformedHeadOf(req);
+    if (malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
     setHeaderList(res, head);
+    if (malformed !== undefined) {
+      // What follows a head that cannot be trusted cannot be either.
+      res.setHeader('Connection', 'close');
+      return answerPlainText(req, res, 400, malformed);
+    }
     if (refuseMethod(req, res, pathname)) return;
     // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
-    if (!req.url?.startsWith('/')) return plain(res, 400, 'Bad Request');
-    if (pathname === '/healthz') return answerHealth(res);
-    if (pathname === '/readyz') return answerReadiness(res, deps.readiness, deps.dir);
-    if (pathname === '/metrics') return plain(res, 404, 'Not Found');
+    if (!req.url?.startsWith('/')) return answerPlainText(req, res, 400, 'Bad Request');
+    if (pathname === HEALTH_PATH) return answerHealth(req, res);
+    if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
+    if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
       return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
     }
-    if (pathname.startsWith('/builds/')) return serveBuilds(req, res, pathname, deps.buildFiles, config.buildPollIntervalMs);
+    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles);
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
-    const asset = serveStaticAsset(req, res, pathname, deps.assets);
-    if (asset) return asset;
-    if (load && serveNotFound(req, res, load, deps.notFoundPages)) return;
-    return handOverToNext(req, res, pathname);
-  }
-
-  async function handOverToNext(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const handle = deps.next();
-    if (!handle) return plain(res, 503, 'starting');
-    // The root's answer depends on the language cookie and Accept-Language (see src/i18n/routing.ts).
-    if (pathname === '/') varyOn(res, VARY_BY_LANGUAGE);
-    dropUntrustedForwarding(req, trust);
-    // Next's file server answered a malformed Range on a public file with a 500: it gets the whole file
-    // instead (a server may always ignore Range); build assets' ranges are ours (serve-asset-range.ts).
-    delete req.headers.range;
-    delete req.headers['if-range'];
-    await handle(req, res);
+    const file = siteFileOf(deps.files, pathname);
+    if (file) return serveFile(req, res, file);
+    // A file of another build (during a rollout): a plain, uncached 404, so the browser sees a
+    // chunk error and recovers, and no cache keeps the miss.
+    if (pathname.startsWith(BUILD_ASSETS_PREFIX)) return answerPlainText(req, res, 404, 'Not Found');
+    if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
+    if (answerLocaleRedirect(req, res, route)) return;
+    const next = deps.next();
+    if (!next) return answerPlainText(req, res, 503, 'starting');
+    // Next answers a router state it cannot parse with a 500, while it is the client's mistake.
+    if (!next.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
+      return answerPlainText(req, res, 400, 'Bad Request: unreadable Next-Router-State-Tree');
+    }
+    const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
+    return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
   }
 
   /** The last answer to a request that threw: a 500 if nothing was sent yet, else the connection cut. */
-  function fail(res: ServerResponse, error: unknown, requestId: string, pathname: string, head: HeaderList): void {
+  function fail(req: IncomingMessage, res: ServerResponse, error: unknown, requestId: string, pathname: string, head: HeaderList): void {
     logRequestFailure(logger, error, requestId, pathname);
     if (res.headersSent) {
       res.destroy();
       return;
     }
     setHeaderList(res, head);
-    plain(res, 500, 'Internal Server Error');
+    answerPlainText(req, res, 500, 'Internal Server Error');
   }
 
   function respond(
     req: IncomingMessage,
     res: ServerResponse,
-    target: RequestTarget,
+    route: RequestRoute,
     clientAddress: string,
     head: HeaderList,
     requestId: string,
   ): void {
     try {
-      dispatch(req, res, target, clientAddress, head)?.catch((error: unknown) => fail(res, error, requestId, target.pathname, head));
+      dispatch(req, res, route, clientAddress, head)?.catch((error: unknown) => fail(req, res, error, requestId, route.pathname, head));
     } catch (error) {
-      fail(res, error, requestId, target.pathname, head);
+      fail(req, res, error, requestId, route.pathname, head);
     }
   }
 
   return function onRequest(req: IncomingMessage, res: MeteredResponse): void {
     const requestId = requestIdOf(req);
     req.url = originForm(req.url);
-    const target = splitTarget(req.url);
-    const { pathname } = target;
+    const route = routeOf(req);
     const clientAddress = clientAddressOf(req, trust);
-    const head = ['X-Request-Id', requestId, ...securityHeadersOf(pathname)];
+    const head = ['X-Request-Id', requestId, ...securityHeadersOf(route.pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
-    const spanContext = observeRequest(deps, req, res, requestId, pathname, clientAddress, tracedScheme);
-    if (spanContext) context.with(spanContext, respond, undefined, req, res, target, clientAddress, head, requestId);
-    else respond(req, res, target, clientAddress, head, requestId);
+    const spanContext = observeRequest(deps, req, res, requestId, route.pathname, route.decision, clientAddress, tracedScheme);
+    if (spanContext) context.with(spanContext, respond, undefined, req, res, route, clientAddress, head, requestId);
+    else respond(req, res, route, clientAddress, head, requestId);
   };
 }

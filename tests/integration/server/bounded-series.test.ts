@@ -27,6 +27,18 @@ const ROUTES = [
   'redirect',
   'not_found',
   'other',
+  'unparsed',
+];
+const UNPARSED_REASONS = [
+  'connect',
+  'unknown_method',
+  'uri_too_long',
+  'header_too_large',
+  'timeout',
+  'bad_framing',
+  'chunk_extensions_too_large',
+  'incomplete',
+  'malformed',
 ];
 const STATUS = Object.keys(STATUS_CODES);
 const LOCALES = ['en', 'zh-CN', 'ja', 'other'];
@@ -61,6 +73,8 @@ const histogram = (labels: Record<string, string[]>, le: number[]) => ({
 });
 const EXPECTED: Record<string, Record<string, string[]>> = {
   http_server_active_requests: {},
+  http_server_dropped_connections_total: {},
+  http_server_unparsed_requests_total: { reason: UNPARSED_REASONS },
   ...prefixed(
     'http_server_request_duration_seconds',
     histogram({ method: METHODS, route: ROUTES, status_code: STATUS }, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),

@@ -28,6 +28,8 @@ describe('a bad setting stops the server before it serves', () => {
     ],
     ['SHUTDOWN_TIMEOUT_MS', '-1', 'expected an integer from 0 to 600000'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'not-a-url', 'expected an http(s) URL'],
+    ['HEADERS_TIMEOUT_MS', '500', 'expected an integer from 1000 to 120000'],
+    ['MAX_CONNECTIONS', '0', 'expected an integer from 1 to 1000000'],
   ])('%s=%s exits 1 with one line on stderr naming the variable and what it allows', async (variable, value, allowed) => {
     const { code, stderr, stdout } = await startWith({ [variable]: value });
 

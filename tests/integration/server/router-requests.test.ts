@@ -32,4 +32,20 @@ describe('router requests', () => {
     expect(reply.status).toBe(404);
     expect(jsonLines(server).filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
+
+  it('are routed by the decision the server made, which Next’s proxy applies instead of deciding again', async () => {
+    // Two language cookies: the server reads the first, Next's own cookie parser the last. One
+    // decision means the page load and the router request of / agree: English, no redirect.
+    const cookie = 'i18n_redirected=en; i18n_redirected=ja';
+    const pageLoad = await request(`${server.url}/`, { headers: { cookie } });
+    const router = await request(`${server.url}/`, { headers: { RSC: '1', cookie } });
+    expect(pageLoad.status).toBe(200);
+    expect(router.headers.location ?? '').not.toMatch(/^\/ja/);
+  });
+
+  it('never believe a routing decision a visitor sends', async () => {
+    const forged = `key ${encodeURIComponent('/ja')} ${encodeURIComponent(JSON.stringify({ kind: 'redirect', status: 308, pathname: '//evil.example' }))}`;
+    const reply = await request(`${server.url}/ja`, { headers: { RSC: '1', 'X-Meridian-Route': forged } });
+    expect(reply.headers.location ?? '').not.toContain('evil.example');
+  });
 });

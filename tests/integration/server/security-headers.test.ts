@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../support/http';
@@ -16,6 +17,16 @@ function varyTokens(headers: IncomingHttpHeaders): string[] {
     .split(',')
     .map((token) => token.trim().toLowerCase())
     .filter(Boolean);
+}
+
+/** The sources of a policy's script-src. */
+const scriptSources = (csp: string) => (/script-src ([^;]*)/.exec(csp)?.[1] ?? '').split(' ');
+
+/** Each inline script of a page: its text and its nonce attribute, if any. */
+function inlineScripts(html: string): { text: string; nonce: string | undefined }[] {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes]) => !/\ssrc=/.test(attributes ?? ''))
+    .map(([, attributes, text]) => ({ text: text ?? '', nonce: /\snonce="([^"]*)"/.exec(attributes ?? '')?.[1] }));
 }
 
 let server: RunningServer;
@@ -43,6 +54,7 @@ describe('security headers on documents', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("default-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
+    expect(scriptSources(csp)).not.toContain("'unsafe-inline'");
   });
 
   it.each(DOCUMENTS)('%s has no Strict-Transport-Security by default', async (target) => {
@@ -77,6 +89,42 @@ describe('security headers on documents', () => {
 
     expect(headers['x-frame-options']).toBe('DENY');
     expect(String(headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('a script policy without unsafe-inline', () => {
+  it.each([
+    ['/', {}],
+    ['/ja', {}],
+    ['/zh-CN', {}],
+    ['/ja/no-such-page', {}],
+    ['/no/such/page', {}],
+  ])('%s allows exactly its own inline scripts, by hash', async (path, headers) => {
+    const reply = await request(`${server.url}${path}`, { headers: { 'Accept-Language': 'en', ...headers } });
+    const scripts = inlineScripts(reply.body);
+    expect(scripts.length).toBeGreaterThan(0);
+    const hashes = scripts.map(({ text }) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
+    expect(scriptSources(String(reply.headers['content-security-policy']))).toEqual(["'self'", ...hashes]);
+  });
+
+  it.each(['/ja/no-such-page?x=1', '/api/x', '/e2e-fixtures/crash', '/e2e-fixtures/crash?mode=server'])(
+    '%s, rendered by Next, carries a fresh nonce that every inline script has',
+    async (path) => {
+      const replies = await Promise.all([request(`${server.url}${path}`), request(`${server.url}${path}`)]);
+      const nonces = replies.map((reply) => /'nonce-([^']+)'/.exec(String(reply.headers['content-security-policy']))?.[1]);
+      expect(nonces[0]).toBeTruthy();
+      expect(nonces[0]).not.toBe(nonces[1]);
+      const scripts = inlineScripts(replies[0]?.body ?? '');
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter(({ nonce }) => nonce !== nonces[0])).toEqual([]);
+    },
+  );
+
+  it('believes no policy a visitor sends to Next', async () => {
+    const reply = await request(`${server.url}/ja/no-such-page?x=1`, {
+      headers: { 'Content-Security-Policy': "script-src 'nonce-chosen'" },
+    });
+    expect(reply.body).not.toContain('nonce="chosen"');
   });
 });
 

@@ -44,6 +44,13 @@ export function request(url: string, options: RequestOptions = {}): Promise<Repl
   });
 }
 
+/** The path of a build script the running build's /ja loads (`/_next/static/chunks/….js`). */
+export async function buildScriptOf(server: RunningServer): Promise<string> {
+  const script = /\/_next\/static\/chunks\/[^"?]+\.js/.exec((await request(`${server.url}/ja`)).body)?.[0];
+  if (!script) throw new Error('/ja names no build script');
+  return script;
+}
+
 /** The text of `GET /metrics` on the server's metrics port. */
 export async function scrape(server: RunningServer): Promise<string> {
   const reply = await request(`${server.metricsUrl}/metrics`);

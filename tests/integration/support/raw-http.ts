@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 export interface RawReply {
   status: number;
   headers: Record<string, string>;
+  /** What follows the head, as latin1 (chunked framing left as sent). */
+  body: string;
   /** Milliseconds from connecting to the connection's close. */
   durationMs: number;
 }
@@ -29,7 +31,13 @@ export function rawRequest(port: number, bytes: string, timeoutMs = 10_000): Pro
       for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
       if (!status) return reject(new Error(`no status line in ${JSON.stringify(text.slice(0, 200))}`));
-      resolve({ status: Number(status), headers, durationMs: performance.now() - startedAt });
+      const bodyStart = text.indexOf('\r\n\r\n');
+      resolve({
+        status: Number(status),
+        headers,
+        body: bodyStart === -1 ? '' : text.slice(bodyStart + 4),
+        durationMs: performance.now() - startedAt,
+      });
     });
   });
 }

@@ -20,6 +20,11 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The public port a running server listens on, for raw sockets. */
+export function portOf(server: RunningServer): number {
+  return Number(new URL(server.url).port);
+}
+
 /** A copy of the standalone build, for tests that break files in it. */
 export function copyOfBuild(): string {
   const copy = mkdtempSync(path.join(tmpdir(), 'meridian-build-'));

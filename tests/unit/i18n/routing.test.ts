@@ -201,6 +201,6 @@ describe('isDocumentRequest', () => {
     [{ 'Next-Action': 'abc' }, false],
   ])('%j → %s', (headers, expected) => {
     const request = new Headers(headers);
-    expect(isDocumentRequest((name) => request.get(name))).toBe(expected);
+    expect(isDocumentRequest(request, (headers, name) => headers.get(name))).toBe(expected);
   });
 });

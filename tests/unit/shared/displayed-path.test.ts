@@ -13,6 +13,23 @@ describe('displayedPath', () => {
     expect(displayedPath(requested)).toBe(shown);
   });
 
+  it.each([
+    ['a NUL', '/a%00b', '/a%00b'],
+    ['a raw NUL', '/a\u0000b', '/a%00b'],
+    ['a right-to-left override', '/%E2%80%AEtxt.exe', '/%E2%80%AEtxt.exe'],
+    ['a raw right-to-left override', '/\u202etxt.exe', '/%E2%80%AEtxt.exe'],
+    ['the other bidi controls', '/%E2%80%8F%E2%81%A6%E2%81%A9%D8%9C', '/%E2%80%8F%E2%81%A6%E2%81%A9%D8%9C'],
+    ['C0 and C1 controls, DEL', '/%1B%5B31m%7F%C2%85', '/%1B[31m%7F%C2%85'],
+    ['a line separator', '/a%E2%80%A8b', '/a%E2%80%A8b'],
+    ['a lone surrogate', '/a\ud800b', '/a%EF%BF%BDb'],
+  ])('escapes %s instead of showing it: %j → %j', (_, requested, shown) => {
+    expect(displayedPath(requested)).toBe(shown);
+  });
+
+  it('shows letters of every script, and emoji, as they are', () => {
+    expect(displayedPath('/%D7%A9%D7%9C%D7%95%D7%9D/%F0%9F%98%80/%D9%85%D8%B1%D8%AD%D8%A8%D8%A7')).toBe('/שלום/😀/مرحبا');
+  });
+
   it.each(['/%', '/%E0%A4%A', '/100%', '/%ZZ'])('shows malformed %j as it was sent', (requested) => {
     expect(displayedPath(requested)).toBe(requested);
   });

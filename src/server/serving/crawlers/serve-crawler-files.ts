@@ -1,22 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerAnyTagMatch } from '@/server/serving/negotiation/negotiation';
+import { serveFile } from '@/server/serving/files/serve-file';
+import { createServedFile, type ServedFile } from '@/server/serving/files/served-file';
+import { answerPlainText } from '@/server/serving/plain-text';
 import { renderRobots, renderSitemap } from './sitemap';
 
 export interface CrawlerFiles {
-  robots: Buffer;
+  robots: ServedFile;
   /** Absent without a site URL: a sitemap needs absolute URLs, and the request's Host is not ours to trust. */
-  sitemap: Buffer | undefined;
+  sitemap: ServedFile | undefined;
 }
 
-/** Both files, made once at start-up from the configured origin and this build's pages. */
-export function createCrawlerFiles(siteUrl: string | undefined, internalPaths: Iterable<string>): CrawlerFiles {
+const CACHE_CONTROL = 'public, max-age=3600';
+
+/** Both files, made once at start-up from the configured origin and this build's pages, dated as the build. */
+export function createCrawlerFiles(siteUrl: string | undefined, internalPaths: Iterable<string>, builtAt: Date): CrawlerFiles {
+  const file = (body: string, contentType: string) =>
+    createServedFile({ body: Buffer.from(body), contentType, cacheControl: CACHE_CONTROL, lastModified: builtAt });
   return {
-    robots: Buffer.from(renderRobots(siteUrl)),
-    sitemap: siteUrl ? Buffer.from(renderSitemap(siteUrl, internalPaths)) : undefined,
+    robots: file(renderRobots(siteUrl), 'text/plain; charset=utf-8'),
+    sitemap: siteUrl ? file(renderSitemap(siteUrl, internalPaths), 'application/xml; charset=utf-8') : undefined,
   };
 }
-
-const FILES = { '/robots.txt': 'text/plain; charset=utf-8', '/sitemap.xml': 'application/xml; charset=utf-8' } as const;
 
 /**
  * Answers `/robots.txt` and `/sitemap.xml` from memory; returns false for any
@@ -25,13 +29,8 @@ const FILES = { '/robots.txt': 'text/plain; charset=utf-8', '/sitemap.xml': 'app
  */
 export function serveCrawlerFile(req: IncomingMessage, res: ServerResponse, pathname: string, files: CrawlerFiles): boolean {
   if (pathname !== '/robots.txt' && pathname !== '/sitemap.xml') return false;
-  const body = pathname === '/robots.txt' ? files.robots : files.sitemap;
-  res.setHeader('Cache-Control', body ? 'public, max-age=3600' : 'no-store');
-  if (body && answerAnyTagMatch(req, res)) return true;
-  res.setHeader('Content-Type', body ? FILES[pathname] : 'text/plain; charset=utf-8');
-  const sent = body ?? Buffer.from('Not Found\n');
-  res.statusCode = body ? 200 : 404;
-  res.setHeader('Content-Length', sent.length);
-  res.end(req.method === 'HEAD' ? undefined : sent);
+  const file = pathname === '/robots.txt' ? files.robots : files.sitemap;
+  if (file) serveFile(req, res, file);
+  else answerPlainText(req, res, 404, 'Not Found');
   return true;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
+import { answerPlainText } from '@/server/serving/plain-text';
 
 /** Everything on the public port is read-only, except the beacon endpoint. */
 const READ_ONLY = ['GET', 'HEAD'];
@@ -22,40 +22,16 @@ export function allowedMethods(pathname: string): string {
 export function refuseMethod(req: IncomingMessage, res: ServerResponse, pathname: string): boolean {
   if (req.method !== undefined && methodsOf(pathname).includes(req.method)) return false;
   res.setHeader('Allow', allowedMethods(pathname));
-  res.setHeader('Cache-Control', 'no-store');
   // A body we do not read is not worth draining: the connection closes after the answer.
   if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') {
     res.setHeader('Connection', 'close');
   }
   if (req.method === 'OPTIONS') {
     res.statusCode = 204;
+    res.setHeader('Cache-Control', 'no-store');
     res.end();
     return true;
   }
-  res.statusCode = 405;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.end('Method Not Allowed\n');
+  answerPlainText(req, res, 405, 'Method Not Allowed');
   return true;
-}
-
-/** The answer to a request whose method Node cannot hand us (CONNECT, tokens its parser does not know). */
-export function writeRawMethodNotAllowed(socket: Duplex): void {
-  // Node hands a CONNECT socket over with no error listener of its own: a reset from the
-  // peer would otherwise be an uncaught error, and the end of the process.
-  socket.on('error', () => socket.destroy());
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = 'Method Not Allowed\n';
-  socket.end(
-    'HTTP/1.1 405 Method Not Allowed\r\n' +
-      `Allow: ${READ_ONLY.join(', ')}\r\n` +
-      'Content-Type: text/plain; charset=utf-8\r\n' +
-      'Cache-Control: no-store\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      `Content-Length: ${body.length}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -1,28 +1,12 @@
 import type { ServerResponse } from 'node:http';
-
-/**
- * The Content-Security-Policy. Scripts and styles allow 'unsafe-inline' because
- * Next writes inline bootstrap scripts into prerendered HTML, and a per-request
- * nonce would force every page to render per request; no 'unsafe-eval' in
- * production. Everything else is same-origin only.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { BUILD_ASSETS_PREFIX } from '@/server/serving/files/site-files';
+import { CONTENT_SECURITY_POLICY_HEADER, STRICT_CONTENT_SECURITY_POLICY } from './content-security-policy';
 
 /** Headers that govern a document; a script or stylesheet has no use for them. */
 const DOCUMENT_HEADERS = [
-  'Content-Security-Policy',
-  CONTENT_SECURITY_POLICY,
+  CONTENT_SECURITY_POLICY_HEADER,
+  // Pages replace it by their own (serving/pages, not-found, next/hand-over.ts).
+  STRICT_CONTENT_SECURITY_POLICY,
   'X-Frame-Options',
   'DENY',
   'Referrer-Policy',
@@ -30,9 +14,6 @@ const DOCUMENT_HEADERS = [
   'Permissions-Policy',
   'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
 ];
-
-/** Hashed build assets: immutable code and styles, fetched on every first visit. */
-const BUILD_ASSETS = '/_next/static/';
 
 /** Two years, as the HSTS preload list asks; only when TLS ends at our load balancer. */
 const HSTS = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
@@ -49,7 +30,7 @@ export type HeaderList = readonly string[];
 export function securityHeaders(hsts: boolean): (pathname: string) => HeaderList {
   const assets = [...NOSNIFF, ...(hsts ? HSTS : [])];
   const documents = [...assets, ...DOCUMENT_HEADERS];
-  return (pathname) => (pathname.startsWith(BUILD_ASSETS) ? assets : documents);
+  return (pathname) => (pathname.startsWith(BUILD_ASSETS_PREFIX) ? assets : documents);
 }
 
 /** Sets a header list one by one, for answers that add their own headers as they go. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import fresh from 'fresh';
 import Negotiator from 'negotiator';
 
@@ -39,18 +39,6 @@ export function preferredCoding(req: IncomingMessage, available: readonly Conten
   const coding = negotiate(req, available);
   memo.set(header, coding);
   return coding;
-}
-
-/**
- * `If-None-Match: *` on a resource that exists is false by RFC 9110 §13.1.2, so a
- * GET or HEAD gets 304, with the headers already set (Cache-Control): for the files
- * served from memory that carry no tag of their own. True when answered.
- */
-export function answerAnyTagMatch(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.headers['if-none-match']?.trim() !== '*') return false;
-  res.statusCode = 304;
-  res.end();
-  return true;
 }
 
 /**

@@ -26,6 +26,3 @@ export function varyOn(res: ServerResponse, tokens: readonly string[]): void {
     return (writeHead as (...rest: unknown[]) => ServerResponse).apply(this, args);
   } as ServerResponse['writeHead'];
 }
-
-/** The App Router answers one URL with HTML or a router payload, by these request headers. */
-export const ROUTER_VARY = 'rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch';

@@ -1,5 +1,7 @@
+import { createHash, type Hash } from 'node:crypto';
 import { DEFAULT_LOCALE, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
 import { displayedPath } from '@/shared/displayed-path';
+import { inlineScriptRanges, scriptHashSource } from '@/server/serving/edge/content-security-policy';
 
 /**
  * The path segment the not-found page is rendered for once per locale at
@@ -27,7 +29,17 @@ export interface NotFoundTemplate {
   /** The same pieces as UTF-8, encoded once: a 404 encodes only the path's own values. */
   encodedPieces: Buffer[];
   slots: Slot[];
+  /** Its inline scripts, for the page's Content-Security-Policy. */
+  scripts: TemplateScript[];
 }
+
+/**
+ * An inline script of the template: its hash when the path never appears in it,
+ * else the hash of its text up to the first slot, ready to go on (`Hash.copy()`),
+ * and the rest of its text around the slots (a number is the index of a slot),
+ * hashed for each answer.
+ */
+type TemplateScript = { hash: string } | { start: Hash; parts: (string | number)[] };
 
 export class TemplateError extends Error {}
 
@@ -55,9 +67,11 @@ export function compileNotFoundTemplate(html: string, locale: Locale): NotFoundT
   const shownPrefix = locale === DEFAULT_LOCALE ? '/' : `${prefix}/`;
   const pieces: string[] = [];
   const slots: Slot[] = [];
+  const markers: number[] = [];
   let from = 0;
   for (let index = html.indexOf(TEMPLATE_MARKER); index !== -1; index = html.indexOf(TEMPLATE_MARKER, from)) {
     slots.push(slotAt(html, index, shownPrefix));
+    markers.push(index);
     pieces.push(html.slice(from, index));
     from = index + TEMPLATE_MARKER.length;
   }
@@ -65,7 +79,24 @@ export function compileNotFoundTemplate(html: string, locale: Locale): NotFoundT
   for (const needed of ['shown-html', 'shown-payload', 'segments-payload'] as const) {
     if (!slots.includes(needed)) throw new TemplateError(`the not-found page has no ${needed} slot`);
   }
-  return { locale, pieces, encodedPieces: pieces.map((piece) => Buffer.from(piece)), slots };
+  return { locale, pieces, encodedPieces: pieces.map((piece) => Buffer.from(piece)), slots, scripts: templateScripts(html, markers) };
+}
+
+/** The template's inline scripts, each hashed now unless a slot (at `markers`) lies inside it. */
+function templateScripts(html: string, markers: number[]): TemplateScript[] {
+  return inlineScriptRanges(html).map(({ start, end }): TemplateScript => {
+    const parts: (string | number)[] = [];
+    let from = start;
+    markers.forEach((marker, slot) => {
+      if (marker < start || marker >= end) return;
+      parts.push(html.slice(from, marker), slot);
+      from = marker + TEMPLATE_MARKER.length;
+    });
+    if (parts.length === 0) return { hash: scriptHashSource(createHash('sha256').update(html.slice(start, end), 'utf8')) };
+    parts.push(html.slice(from, end));
+    const [before, ...rest] = parts;
+    return { start: createHash('sha256').update(before as string, 'utf8'), parts: rest };
+  });
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
@@ -116,6 +147,21 @@ export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: 
     html += values[slot] + (template.pieces[index + 1] ?? '');
   });
   return html;
+}
+
+/**
+ * The hash sources of the inline scripts of `requestedPath`'s not-found page: the
+ * scripts the path appears in (the router payload) are hashed now, the others were
+ * at start-up.
+ */
+export function notFoundScriptHashes(template: NotFoundTemplate, requestedPath: string): string[] {
+  const values = slotValues(template, requestedPath);
+  return template.scripts.map((script) => {
+    if ('hash' in script) return script.hash;
+    const hash = script.start.copy();
+    for (const part of script.parts) hash.update(typeof part === 'number' ? values[template.slots[part] as Slot] : part, 'utf8');
+    return scriptHashSource(hash);
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { LOCALES, localizedPath, type Locale } from '@/shared/locales';
-import type { NextHandler } from '@/server/next-app';
+import type { NextHandler } from '@/server/serving/next/next-app';
 import { compileNotFoundTemplate, TEMPLATE_MARKER, type NotFoundTemplate } from './not-found-template';
 
 const RENDER_TIMEOUT_MS = 10_000;

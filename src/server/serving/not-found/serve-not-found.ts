@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Locale } from '@/shared/locales';
-import { fillNotFoundBody, fitsTemplate, type NotFoundTemplate } from './not-found-template';
+import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy } from '@/server/serving/edge/content-security-policy';
+import { fillNotFoundBody, fitsTemplate, notFoundScriptHashes, type NotFoundTemplate } from './not-found-template';
 import type { PageRoutes } from './page-routes';
-import type { PageLoad } from '@/server/serving/pages/page-load';
-import { ROUTER_VARY } from '@/server/serving/negotiation/vary';
+import type { RequestRoute } from '@/server/serving/routing/request-route';
+import { ROUTER_VARY } from '@/shared/router-headers';
 
 export interface NotFoundPages {
   routes: PageRoutes;
@@ -11,13 +12,14 @@ export interface NotFoundPages {
 }
 
 /**
- * Answers a page load of a path the site does not have with the not-found page
+ * Answers a page load (`route.pageLoad`) of a path the site does not have with the not-found page
  * filled in from its template: the same HTML Next would render, without
  * rendering, so scanners and typos cost next to nothing. Paths the template
  * cannot stand for (a query, unusual characters, very long) go to Next.
  */
-export function serveNotFound(req: IncomingMessage, res: ServerResponse, load: PageLoad, pages: NotFoundPages): boolean {
-  const { pathname, hasQuery, decision } = load;
+export function serveNotFound(req: IncomingMessage, res: ServerResponse, route: RequestRoute, pages: NotFoundPages): boolean {
+  const { pathname, hasQuery, decision } = route;
+  if (decision.kind !== 'serve') return false;
   const template = pages.templates.get(decision.locale);
   if (!template || hasQuery || !fitsTemplate(pathname, decision.locale)) return false;
   if (pages.routes.isRouted(pathname, decision.internalPathname)) return false;
@@ -27,6 +29,7 @@ export function serveNotFound(req: IncomingMessage, res: ServerResponse, load: P
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'private, no-cache, no-store, max-age=0, must-revalidate');
   res.setHeader('Vary', ROUTER_VARY);
+  res.setHeader(CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy(notFoundScriptHashes(template, pathname)));
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { contentSecurityPolicy, inlineScriptHashes } from '@/server/serving/edge/content-security-policy';
 import type { HeaderList } from '@/server/serving/edge/security-headers';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
@@ -15,6 +16,10 @@ export interface PrerenderedPage {
   cacheHeaders: Record<ContentCoding, HeaderList>;
   /** Everything a 200 in each coding says about its body, built once (Vary aside: it depends on the URL). */
   bodyHeaders: Record<ContentCoding, HeaderList>;
+  /** The hash sources of its inline scripts (Next's bootstrap and the router payload), in every coding the same. */
+  scriptHashes: readonly string[];
+  /** Its Content-Security-Policy: those scripts and no other inline one. */
+  policy: string;
 }
 
 /** Revalidate on every visit: a new build's HTML must never wait behind a cache. */
@@ -37,7 +42,8 @@ interface PrerenderManifest {
 
 /**
  * The HTML `next build` prerendered for each page route (`/en`, `/ja`, ...),
- * read and compressed once at start-up, keyed by the route's internal path.
+ * read, compressed and its inline scripts hashed once at start-up, keyed by the
+ * route's internal path.
  */
 export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> {
   const manifest = JSON.parse(readFileSync(path.join(dir, '.next', 'prerender-manifest.json'), 'utf8')) as PrerenderManifest;
@@ -47,6 +53,7 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
     const file = path.join(dir, '.next', 'server', 'app', `${route}.html`);
     if (!existsSync(file)) continue;
     const identity = readFileSync(file);
+    const scriptHashes = inlineScriptHashes(identity.toString('utf8'));
     const bodies = { identity, gzip: gzipSync(identity, { level: 9 }), br: brotliCompressSync(identity) };
     const hash = createHash('sha1').update(identity).digest('base64url');
     const etags = { identity: `"${hash}"`, gzip: `"${hash}-gzip"`, br: `"${hash}-br"` };
@@ -70,6 +77,8 @@ export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> 
         gzip: headersOf(bodies.gzip, 'gzip', cacheHeaders.gzip),
         br: headersOf(bodies.br, 'br', cacheHeaders.br),
       },
+      scriptHashes,
+      policy: contentSecurityPolicy(scriptHashes),
     });
   }
   return pages;

@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
 import type { PrerenderedPage } from './prerendered-pages';
 import { isFresh, preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
-import type { PageLoad } from './page-load';
+import type { RequestRoute } from '@/server/serving/routing/request-route';
+import { CONTENT_SECURITY_POLICY_HEADER } from '@/server/serving/edge/content-security-policy';
 import { setHeaderList, type HeaderList } from '@/server/serving/edge/security-headers';
-import { ROUTER_VARY } from '@/server/serving/negotiation/vary';
+import { ROUTER_VARY } from '@/shared/router-headers';
+import { answerPlainText } from '@/server/serving/plain-text';
 
 /** Smallest first: what we send when the visitor likes several equally. */
 const CODINGS: readonly ContentCoding[] = ['br', 'gzip', 'identity'];
@@ -13,7 +15,7 @@ const VARY = `${ROUTER_VARY}, Accept-Encoding`;
 const VARY_WITH_LANGUAGE = `${VARY}, ${VARY_BY_LANGUAGE_HEADER}`;
 
 /**
- * Answers a page load of a prerendered page from memory, so no request reaches
+ * Answers a page load (`route.pageLoad`) of a prerendered page from memory, so no request reaches
  * React once the site is built. A 200 is written with one `writeHead` of
  * header lists built at start-up (`head`: the request's own and the security
  * headers). Returns false for anything else, having set nothing.
@@ -21,34 +23,37 @@ const VARY_WITH_LANGUAGE = `${VARY}, ${VARY_BY_LANGUAGE_HEADER}`;
 export function servePrerendered(
   req: IncomingMessage,
   res: ServerResponse,
-  load: PageLoad,
+  route: RequestRoute,
   pages: Map<string, PrerenderedPage>,
   head: HeaderList,
 ): boolean {
-  const page = pages.get(load.decision.internalPathname);
+  if (route.decision.kind !== 'serve') return false;
+  const page = pages.get(route.decision.internalPathname);
   if (!page) return false;
-  const vary = load.decision.variesByLanguage ? VARY_WITH_LANGUAGE : VARY;
+  const vary = route.decision.variesByLanguage ? VARY_WITH_LANGUAGE : VARY;
   // The representation is chosen first: preconditions are evaluated against the selected one (RFC 9110 §13.2.1).
   const coding = preferredCoding(req, CODINGS);
   if (!coding) {
     // Even identity was refused (`identity;q=0`, `*;q=0`): RFC 9110 §12.5.3 allows a 406.
     setHeaderList(res, head);
-    res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Vary', vary);
-    res.statusCode = 406;
-    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end(req.method === 'HEAD' ? undefined : 'Not Acceptable: br, gzip or identity\n');
+    answerPlainText(req, res, 406, 'Not Acceptable: br, gzip or identity');
     return true;
   }
   if (isFresh(req, { etag: page.etags[coding], lastModified: page.lastModified })) {
     setHeaderList(res, head);
+    res.setHeader(CONTENT_SECURITY_POLICY_HEADER, page.policy);
     setHeaderList(res, page.cacheHeaders[coding]);
     res.setHeader('Vary', vary);
     res.statusCode = 304;
     res.end();
     return true;
   }
-  res.writeHead(200, head.concat(page.bodyHeaders[coding], 'Vary', vary));
+  const headers = head.concat(page.bodyHeaders[coding], 'Vary', vary);
+  // `head` carries the policy of answers without scripts: this page's own takes its place.
+  const policy = headers.indexOf(CONTENT_SECURITY_POLICY_HEADER);
+  if (policy !== -1) headers[policy + 1] = page.policy;
+  res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : page.bodies[coding]);
   return true;
 }

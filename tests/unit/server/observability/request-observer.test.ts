@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MeteredResponse } from '@/server/observability/metered-response';
 import { createMetrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
+import { routeOf } from '@/server/serving/routing/request-route';
 
 const BUILD = { buildId: 'b1', version: '0.1.0', revision: 'abc', builtAt: 0 };
 let server: Server | undefined;
@@ -32,7 +33,8 @@ async function observedServer(body: string) {
   const closed: Promise<void>[] = [];
   server = createServer({ ServerResponse: MeteredResponse }, (req, res) => {
     closed.push(once(res, 'close').then(() => undefined));
-    observeRequest({ logger, metrics }, req, res, 'request-1', req.url ?? '/', '203.0.113.9', undefined);
+    const route = routeOf(req);
+    observeRequest({ logger, metrics }, req, res, 'request-1', route.pathname, route.decision, '203.0.113.9', undefined);
     res.write(body.slice(0, 3));
     res.end(body.slice(3));
   });

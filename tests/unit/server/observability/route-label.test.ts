@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { methodLabel, routeLabel, ROUTES, statusLabel } from '@/server/observability/route-label';
+import { decideRoute } from '@/i18n/routing';
+import { methodLabel, reportedRouteLabel, routeLabel, ROUTES, statusLabel } from '@/server/observability/route-label';
+
+const decisionOf = (pathname: string, acceptLanguage: string | null = null) =>
+  decideRoute({ pathname, cookie: undefined, acceptLanguage, isDocument: true });
 
 describe('routeLabel', () => {
   it.each([
@@ -25,13 +29,27 @@ describe('routeLabel', () => {
     ['/robots.txt', 200, 'public_file'],
     ['/ja/e2e-fixtures/crash', 500, 'other'],
   ])('%s answered %i counts as %s', (path, status, route) => {
-    expect(routeLabel(path, status)).toBe(route);
+    expect(routeLabel(path, decisionOf(path), status)).toBe(route);
+  });
+
+  it('reads the request’s own decision: the root redirected by language counts as a redirect', () => {
+    expect(routeLabel('/', decisionOf('/', 'ja'), 307)).toBe('redirect');
+  });
+
+  it.each([
+    ['/', '/'],
+    ['/ja', '/[locale]'],
+    ['/ja/x', 'other'],
+    ['/en', 'redirect'],
+    ['/robots.txt', 'public_file'],
+  ])('a path a browser reports, %s, counts as %s', (path, route) => {
+    expect(reportedRouteLabel(path)).toBe(route);
   });
 
   it('never returns a raw path', () => {
     for (let i = 0; i < 500; i += 1) {
       const random = `/${Math.random().toString(36).slice(2)}/${i}`;
-      for (const status of [200, 301, 404, 500]) expect(ROUTES).toContain(routeLabel(random, status));
+      for (const status of [200, 301, 404, 500]) expect(ROUTES).toContain(routeLabel(random, decisionOf(random), status));
     }
   });
 });

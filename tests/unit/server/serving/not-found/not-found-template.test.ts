@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { inlineScriptHashes } from '@/server/serving/edge/content-security-policy';
 import {
   compileNotFoundTemplate,
   fillNotFoundBody,
   fillNotFoundTemplate,
   fitsTemplate,
+  notFoundScriptHashes,
   TEMPLATE_MARKER,
   TemplateError,
 } from '@/server/serving/not-found/not-found-template';
@@ -77,10 +79,22 @@ describe('fillNotFoundTemplate', () => {
     expect(html).not.toContain('</script>"');
   });
 
-  it('escapes line separators that would end a script string', () => {
+  it('shows a line separator, which would end a script string, escaped', () => {
     const html = fillNotFoundTemplate(template, '/ja/%E2%80%A8');
-    expect(html).toContain('\\"children\\":\\"ページが見つかりません：/ja/\\u2028\\"');
+    expect(html).toContain('\\"children\\":\\"ページが見つかりません：/ja/%E2%80%A8\\"');
   });
+
+  it.each(['/ja/x', '/ja/%E2%80%AE%00', `/ja/${'a'.repeat(300)}`, "/ja/a'b&c"])(
+    'hashes the inline scripts of %s’s page as a browser does',
+    (path) => {
+      const withOtherScripts = compileNotFoundTemplate(
+        JA_PAGE.replace('</head>', '<script>boot()</script><script src="/x.js"></script></head>'),
+        'ja',
+      );
+      expect(notFoundScriptHashes(withOtherScripts, path)).toEqual(inlineScriptHashes(fillNotFoundTemplate(withOtherScripts, path)));
+      expect(notFoundScriptHashes(withOtherScripts, path)).toHaveLength(2);
+    },
+  );
 
   it('cuts the shown path and the links at 200 characters', () => {
     const long = `/ja/${'a'.repeat(300)}`;

@@ -3,10 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { localeProxy } from '@/i18n/proxy';
-import { localeRedirectOf, withLocaleRedirects } from '@/server/serving/redirects/locale-redirects';
+import { answerLocaleRedirect, localeRedirectOf } from '@/server/serving/redirects/locale-redirects';
+import { routeOf } from '@/server/serving/routing/request-route';
 
 const asRequest = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
   ({ url, method, headers }) as unknown as IncomingMessage;
+
+/** The redirect the server answers for this request, from its one routing decision. */
+function redirectOf(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  const req = asRequest(url, headers, method);
+  return localeRedirectOf(req, routeOf(req));
+}
 
 /** What the locale proxy itself answers: its status and its Location as a path. */
 function proxyAnswer(path: string, headers: Record<string, string> = {}) {
@@ -25,13 +32,13 @@ describe('localeRedirectOf: the proxy’s permanent redirects', () => {
     ['/zh-cn', '/zh-CN'],
     ['/ZH-CN/x', '/zh-CN/x'],
   ])('%s goes to %s, as the proxy sends it', (path, location) => {
-    expect(localeRedirectOf(asRequest(path))).toBe(location);
+    expect(redirectOf(path)).toBe(location);
     expect(proxyAnswer(path)).toEqual({ status: 308, location });
   });
 
   it('decides the same whatever the language cookie or Accept-Language say', () => {
     const headers = { cookie: 'i18n_redirected=ja', 'accept-language': 'zh-CN' };
-    expect(localeRedirectOf(asRequest('/en/x', headers))).toBe('/x');
+    expect(redirectOf('/en/x', headers)).toBe('/x');
     expect(proxyAnswer('/en/x', headers)).toEqual({ status: 308, location: '/x' });
   });
 
@@ -46,11 +53,11 @@ describe('localeRedirectOf: the proxy’s permanent redirects', () => {
     ['a file', '/en/logo.png'],
     ['a backslash', '/en\\x'],
   ])('leaves %s to Next', (_, path) => {
-    expect(localeRedirectOf(asRequest(path))).toBeNull();
+    expect(redirectOf(path)).toBeNull();
   });
 
   it('leaves the root redirect by language (307, cookie, Vary) to Next', () => {
-    expect(localeRedirectOf(asRequest('/', { 'accept-language': 'ja' }))).toBeNull();
+    expect(redirectOf('/', { 'accept-language': 'ja' })).toBeNull();
   });
 
   it.each([
@@ -60,15 +67,15 @@ describe('localeRedirectOf: the proxy’s permanent redirects', () => {
     ['a subresource', { 'sec-fetch-dest': 'image' }],
     ['a data request', { 'x-nextjs-data': '1' }],
   ])('leaves %s to Next', (_, headers) => {
-    expect(localeRedirectOf(asRequest('/en', headers))).toBeNull();
+    expect(redirectOf('/en', headers)).toBeNull();
   });
 
   it.each(['POST', 'PUT', 'DELETE', 'OPTIONS'])('leaves %s to Next', (method) => {
-    expect(localeRedirectOf(asRequest('/en', {}, method))).toBeNull();
+    expect(redirectOf('/en', {}, method)).toBeNull();
   });
 });
 
-describe('withLocaleRedirects', () => {
+describe('answerLocaleRedirect', () => {
   let server: Server;
   let port = 0;
   let nextCalls: string[] = [];
@@ -79,8 +86,9 @@ describe('withLocaleRedirects', () => {
   };
 
   beforeAll(async () => {
-    const handler = withLocaleRedirects(next);
-    server = createServer((req, res) => void handler(req, res));
+    server = createServer((req, res) => {
+      if (!answerLocaleRedirect(req, res, routeOf(req))) void next(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });

@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { routeHandover, ROUTE_HANDOVER_HEADER } from '@/i18n/route-handover';
+import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
+import { VARY_BY_LANGUAGE } from '@/shared/vary';
+import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy, nonceSource } from '@/server/serving/edge/content-security-policy';
+import { dropUntrustedForwarding, type ProxyTrust } from '@/server/serving/edge/client-address';
+import { varyOn } from '@/server/serving/negotiation/vary';
+import type { RequestRoute } from '@/server/serving/routing/request-route';
+import type { PreparedNext } from './next-app';
+
+/**
+ * What Next gets, and how: the request as Next should see it (forwarding
+ * headers only from trusted peers; no `Range`, whose malformed forms Next's file
+ * server answered with a 500, while a server may always ignore it; a HEAD as
+ * the GET it stands for, so Next writes the same headers, compression
+ * included, and Node drops the body), the routing decision already made (marked with this process's `routeHandoverKey`,
+ * see src/i18n/route-handover.ts), and the root's `Vary` kept whatever Next writes.
+ */
+export function handOverToNext(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RequestRoute,
+  next: PreparedNext,
+  trust: ProxyTrust,
+  routeHandoverKey: string,
+  pageScriptHashes: readonly string[],
+): Promise<void> {
+  // The root's answer depends on the language cookie and Accept-Language (see src/i18n/routing.ts).
+  if (route.pathname === '/') varyOn(res, VARY_BY_LANGUAGE);
+  dropUntrustedForwarding(req, trust);
+  delete req.headers.range;
+  delete req.headers['if-range'];
+  if (req.method === 'HEAD') req.method = 'GET';
+  req.headers[ROUTE_HANDOVER_HEADER] = routeHandover(routeHandoverKey, route.pathname, route.decision);
+  req.headers[REQUESTED_PATH_HEADER] = route.pathname;
+  const policy = contentSecurityPolicy([nonceSource(), ...pageScriptHashes]);
+  req.headers['content-security-policy'] = policy;
+  delete req.headers['content-security-policy-report-only'];
+  res.setHeader(CONTENT_SECURITY_POLICY_HEADER, policy);
+  return next.handle(req, res);
+}

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The one place Meridian leans on Next's internals. Next has no public way to
+ * start a standalone build with the config `next build` wrote: its `conf`
+ * option validates that config again and loads webpack, which standalone
+ * output does not carry. Next's own standalone server.js hands the config over
+ * in this variable, and so do we, once the checks below have passed.
+ */
+const STANDALONE_CONFIG_VARIABLE = '__NEXT_PRIVATE_STANDALONE_CONFIG';
+/** The Next major this adapter was written and tested for. */
+const WRITTEN_FOR_NEXT_MAJOR = 16;
+
+export class NextAdapterError extends Error {}
+
+/**
+ * Fails with one line naming the installed Next version unless that Next is
+ * the major this adapter was written for and its config loader still reads
+ * the variable; `requireFromBuild` resolves from the standalone build.
+ */
+export function checkNextInternals(requireFromBuild: NodeJS.Require): void {
+  const { version } = requireFromBuild('next/package.json') as { version: string };
+  const unsupported = (reason: string) =>
+    new NextAdapterError(
+      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${reason}. ` +
+        `See how Next ${version}'s standalone server.js starts Next, and update the adapter.`,
+    );
+  if (Number(version.split('.')[0]) !== WRITTEN_FOR_NEXT_MAJOR) {
+    throw unsupported(`it was written for Next ${WRITTEN_FOR_NEXT_MAJOR}`);
+  }
+  const configLoader = readFileSync(requireFromBuild.resolve('next/dist/server/config.js'), 'utf8');
+  if (!configLoader.includes(STANDALONE_CONFIG_VARIABLE)) {
+    throw unsupported(`its config loader no longer reads ${STANDALONE_CONFIG_VARIABLE}`);
+  }
+}
+
+/** Has Next use the config `next build` wrote, as its standalone server.js does. */
+export function applyBuildConfig(requireFromBuild: NodeJS.Require, config: unknown): void {
+  checkNextInternals(requireFromBuild);
+  process.env[STANDALONE_CONFIG_VARIABLE] = JSON.stringify(config);
+}
+
+const ROUTER_STATE_VALIDATOR = 'next/dist/server/app-render/parse-and-validate-flight-router-state.js';
+
+/**
+ * Whether Next would accept a router request's `Next-Router-State-Tree` header, by
+ * Next's own parser: a header it cannot parse makes Next answer 500, while it is the
+ * client's mistake (a 400). Absent is fine.
+ */
+export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: string | string[] | undefined) => boolean {
+  let validator: { parseAndValidateFlightRouterState?: (header: unknown) => unknown };
+  try {
+    validator = requireFromBuild(ROUTER_STATE_VALIDATOR) as typeof validator;
+  } catch {
+    validator = {};
+  }
+  const parse = validator.parseAndValidateFlightRouterState;
+  if (typeof parse !== 'function') {
+    const { version } = requireFromBuild('next/package.json') as { version: string };
+    throw new NextAdapterError(
+      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
+    );
+  }
+  return (header) => {
+    try {
+      parse(header);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { applyBuildConfig, routerStateCheck } from './next-adapter';
+
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface PreparedNext {
+  /** Next's request handler. */
+  handle: NextHandler;
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine). */
+  routerStateIsValid: (header: string | string[] | undefined) => boolean;
+}
+
+/**
+ * Next prepared for the standalone build in `dir`, configured by what
+ * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
+ * no dev dependency is read at run time.
+ */
+export async function loadNext(options: { dir: string; port: number }): Promise<PreparedNext> {
+  const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
+    config: unknown;
+  };
+  // Next is resolved from the standalone folder's own node_modules, as its server.js does.
+  const requireFromBuild = createRequire(path.join(options.dir, 'server.js'));
+  applyBuildConfig(requireFromBuild, manifest.config);
+  const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
+    prepare(): Promise<void>;
+    getRequestHandler(): NextHandler;
+  };
+  // Next compares rewrite targets with its own origin, for which it normalises any
+  // loopback address to "localhost": giving it the bound address (say 127.0.0.1)
+  // would make every locale rewrite look external.
+  const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port, quiet: true });
+  await app.prepare();
+  return { handle: app.getRequestHandler(), routerStateIsValid: routerStateCheck(requireFromBuild) };
+}

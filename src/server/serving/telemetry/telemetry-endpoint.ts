@@ -1,0 +1,159 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Metrics } from '@/server/observability/metrics';
+import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
+
+/** A beacon holds at most 20 small events; a few hundred bytes in practice. */
+const MAX_BODY_BYTES = 8192;
+/** A client that never finishes its body must not hold the handler. */
+const READ_TIMEOUT_MS = 10_000;
+/** The limiter's window is a minute. */
+const RETRY_AFTER_SECONDS = '60';
+/** sendBeacon sends a string as text/plain, which also spares a CORS preflight. */
+const CONTENT_TYPES = new Set(['application/json', 'text/plain']);
+/** Keeps the warning about an unexpected failure to one short line. */
+const MAX_LOGGED_ERROR = 500;
+
+export interface TelemetryDeps {
+  metrics: Metrics;
+  logger: Logger;
+  clientAddress: string;
+  limiter: { take(address: string): boolean };
+  /** Only tests shorten it. */
+  readTimeoutMs?: number;
+}
+
+type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'aborted' };
+
+/**
+ * Reads the body, holding at most the limit plus one chunk. Once it gives up,
+ * the rest is left unread (the stream keeps flowing into nothing) and the
+ * connection closes after the answer.
+ */
+function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (result: BodyResult) => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onAborted).off('close', onAborted);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) settle({ kind: 'too_large' });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle({ kind: 'ok', body: Buffer.concat(chunks, size) });
+    const onAborted = () => settle({ kind: 'aborted' });
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
+    req.on('data', onData).on('end', onEnd).on('error', onAborted).on('close', onAborted);
+  });
+}
+
+/** Whether the request announced a body; one we answer without reading is not worth draining. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function mediaTypeOf(req: IncomingMessage): string {
+  const [type = ''] = (req.headers['content-type'] ?? '').split(';');
+  return type.trim().toLowerCase();
+}
+
+/** Every refusal: a tiny JSON body, never cached. */
+function fail(res: ServerResponse, status: number, error: string, options: { close: boolean; headers?: Record<string, string> }): void {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', 'no-store');
+  if (options.close) res.setHeader('Connection', 'close');
+  res.end(JSON.stringify({ error }));
+}
+
+function record(event: ReceivedTelemetryEvent, { metrics, logger }: TelemetryDeps): void {
+  metrics.clientEvents.inc({ event: event.type });
+  switch (event.type) {
+    case 'locale_load_failed': {
+      const { locale, namespace, cause } = event;
+      metrics.localeLoadFailures.inc({ locale, namespace, source: 'client' });
+      logger.error({ locale, namespace, cause, source: 'client' }, 'Failed locale loading');
+      return;
+    }
+    case 'manifest_fetch_failed':
+    case 'payload_fetch_failed': {
+      const kind = event.type === 'manifest_fetch_failed' ? event.kind : 'payload';
+      metrics.manifestFetchFailures.inc({ kind });
+      logger.warn({ kind, build_id: event.buildId, status: event.status }, 'Manifest fetch failed');
+      return;
+    }
+    case 'web_vital': {
+      // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
+      // FCP and TTFB have no histogram: they are only counted as events.
+      if (event.name === 'LCP') metrics.webVitalLcp.observe({ locale: event.locale }, event.value / 1000);
+      else if (event.name === 'INP') metrics.webVitalInp.observe({ locale: event.locale }, event.value / 1000);
+      else if (event.name === 'CLS') metrics.webVitalCls.observe({ locale: event.locale }, event.value);
+      return;
+    }
+    default: {
+      const { type, ...fields } = event;
+      logger.debug({ event: type, ...fields }, 'Client event');
+    }
+  }
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
+  // Every request counts against the limit, valid or not, so garbage can't be sent for free.
+  if (!deps.limiter.take(deps.clientAddress)) {
+    return fail(res, 429, 'rate_limited', { close: hasBody(req), headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+  }
+  if (req.method !== 'POST') {
+    return fail(res, 405, 'method_not_allowed', { close: hasBody(req), headers: { Allow: 'POST' } });
+  }
+  if (!CONTENT_TYPES.has(mediaTypeOf(req))) {
+    return fail(res, 415, 'unsupported_media_type', { close: hasBody(req) });
+  }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    return fail(res, 413, 'payload_too_large', { close: true });
+  }
+
+  const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS);
+  if (read.kind === 'too_large') return fail(res, 413, 'payload_too_large', { close: true });
+  if (read.kind === 'timeout') return fail(res, 408, 'request_timeout', { close: true });
+  if (read.kind === 'aborted') return fail(res, 400, 'aborted', { close: true });
+
+  let json: unknown;
+  try {
+    json = JSON.parse(read.body.toString('utf8'));
+  } catch {
+    return fail(res, 400, 'invalid_json', { close: false });
+  }
+  const batch = telemetryBatchSchema.safeParse(json);
+  if (!batch.success) return fail(res, 400, 'invalid_batch', { close: false });
+
+  for (const event of batch.data.events) record(event, deps);
+  res.statusCode = 204;
+  res.setHeader('Cache-Control', 'no-store');
+  res.end();
+}
+
+/**
+ * POST /api/telemetry: beacons from browsers, turned into metrics and log
+ * lines. Browser input must never cause a 5xx nor reject out of here: anything
+ * unexpected is answered 400 and logged at warn.
+ */
+export async function handleTelemetry(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
+  try {
+    await handle(req, res, deps);
+  } catch (error) {
+    try {
+      const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      deps.logger.warn({ error: description.slice(0, MAX_LOGGED_ERROR) }, 'Telemetry request failed');
+      fail(res, 400, 'bad_request', { close: true });
+    } catch {
+      // Nothing left to do: the socket or the logger is broken, and this function must not throw.
+    }
+  }
+}

@@ -1,0 +1,280 @@
+import { createServer, request, type OutgoingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics, type Metrics } from '@/server/observability/metrics';
+import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
+import { handleTelemetry } from '@/server/serving/telemetry/telemetry-endpoint';
+
+const servers: Server[] = [];
+const logLines: string[][] = [];
+const rejections: unknown[] = [];
+
+/** A real server on a free port; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
+async function start(limiter: { take(address: string): boolean } = { take: () => true }, readTimeoutMs?: number) {
+  const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
+  const lines: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+  const server = createServer((req, res) => {
+    const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
+    handleTelemetry(req, res, { metrics, logger, clientAddress, limiter, readTimeoutMs }).catch((error) => rejections.push(error));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  logLines.push(lines);
+  const logs = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line));
+  return { url: `http://127.0.0.1:${port}/api/telemetry`, metrics, lines, logs };
+}
+
+afterEach(async () => {
+  // Whatever a test sent, the handler never rejected and no log line is longer than 4 KiB.
+  expect(rejections.splice(0)).toEqual([]);
+  for (const line of logLines.splice(0).flat()) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(4096);
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+
+/** node:http, for what fetch won't send: no Content-Type, a body in chunks, a body never finished. */
+function raw(url: string, headers: OutgoingHttpHeaders, chunks: string[], end = true) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    // The server may close while the rest of the body is on its way: an error after the answer changes nothing.
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    if (end) req.end();
+  });
+}
+
+async function expectError(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(await response.json()).toEqual({ error: expect.any(String) });
+}
+
+/** The series a request moved: every failure and event series exists from the start at 0. */
+const values = async (metric: { get(): Promise<{ values: { labels: object; value: number; metricName?: string }[] }> }) =>
+  (await metric.get()).values.filter((series) => series.value !== 0);
+
+describe('POST /api/telemetry', () => {
+  it('answers 204 with no body to a valid beacon, sent as sendBeacon does or as JSON', async () => {
+    const { url } = await start();
+    for (const headers of [{}, { 'Content-Type': 'Application/JSON; charset=utf-8' }] as Record<string, string>[]) {
+      const response = await post(url, { events: [{ type: 'chunk_reload' }] }, headers);
+      expect(response.status).toBe(204);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(await response.text()).toBe('');
+    }
+  });
+
+  it.each([
+    ['not JSON', '{"events": ['],
+    ['an empty body', ''],
+    ['the wrong shape', { event: [{ type: 'chunk_reload' }] }],
+    ['an unknown event', { events: [{ type: 'page_view' }] }],
+    ['21 events', { events: Array.from({ length: 21 }, () => ({ type: 'chunk_reload' })) }],
+    ['a bad web vital name', { events: [{ type: 'web_vital', name: 'FID', value: 1, locale: 'en', route: '/' }] }],
+  ])('answers 400 to %s', async (_, body) => {
+    const { url, metrics } = await start();
+    await expectError(await post(url, body), 400);
+    expect(await values(metrics.clientEvents)).toEqual([]);
+  });
+
+  it.each(['GET', 'PUT'])('answers 405 to %s, allowing POST', async (method) => {
+    const { url } = await start();
+    const response = await fetch(url, { method, body: method === 'PUT' ? '{"events":[]}' : undefined });
+    await expectError(response, 405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 415 to a form and to a body without a type', async () => {
+    const { url } = await start();
+    const form = await post(url, 'events=1', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    await expectError(form, 415);
+    const untyped = await raw(url, { 'Content-Length': 2 }, ['{}']);
+    expect(untyped.status).toBe(415);
+    expect(untyped.headers['content-type']).toBe('application/json');
+  });
+
+  it('answers 413 to a Content-Length over 8 KiB, without reading the body', async () => {
+    const { url } = await start();
+    const response = await raw(url, { 'Content-Type': 'application/json', 'Content-Length': 8193 }, ['x'.repeat(8193)]);
+    expect(response).toMatchObject({ status: 413, body: '{"error":"payload_too_large"}' });
+    expect(response.headers).toMatchObject({ 'cache-control': 'no-store', connection: 'close' });
+  });
+
+  it('answers 413 to a chunked body that grows over 8 KiB', async () => {
+    const { url } = await start();
+    const chunks = Array.from({ length: 20 }, () => 'x'.repeat(1024));
+    const response = await raw(url, { 'Content-Type': 'text/plain' }, chunks);
+    expect(response).toMatchObject({ status: 413, headers: { connection: 'close' } });
+    // Exactly 8 KiB is still accepted (and then refused as not JSON).
+    expect((await raw(url, { 'Content-Type': 'text/plain' }, ['x'.repeat(8192)])).status).toBe(400);
+  });
+
+  it('answers 408 to a body that never ends, and closes the connection', async () => {
+    const { url } = await start(undefined, 100);
+    const response = await raw(url, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, ['{"ev'], false);
+    expect(response).toMatchObject({ status: 408, headers: { connection: 'close' } });
+  });
+
+  it('answers 429 to the 61st request in a minute from one address, however invalid the first 60', async () => {
+    const { url } = await start(createRateLimiter({ limit: 60, windowMs: 60_000 }));
+    const valid = { events: [{ type: 'chunk_reload' }] };
+    for (let i = 0; i < 20; i += 1) {
+      expect((await fetch(url, { headers: { 'X-Client': 'a' } })).status).toBe(405);
+      expect((await post(url, 'nope', { 'X-Client': 'a' })).status).toBe(400);
+      expect((await post(url, valid, { 'X-Client': 'a' })).status).toBe(204);
+    }
+    const limited = await post(url, valid, { 'X-Client': 'a' });
+    await expectError(limited, 429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect((await post(url, valid, { 'X-Client': 'b' })).status).toBe(204);
+  });
+
+  it('answers 400 to an unexpected failure, and logs it at warn', async () => {
+    const { url, logs } = await start({
+      take: () => {
+        throw new Error('broken limiter');
+      },
+    });
+    await expectError(await post(url, { events: [{ type: 'chunk_reload' }] }), 400);
+    expect(logs()).toMatchObject([{ level: 40, msg: 'Telemetry request failed', error: 'Error: broken limiter' }]);
+  });
+});
+
+describe('what a beacon records', () => {
+  it('counts every event, fetch failures by kind, locale failures and web vitals by locale', async () => {
+    const { url, metrics } = await start();
+    const events = [
+      { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 503' },
+      { type: 'locale_load_failed', locale: 'xx', namespace: 'nope' },
+      { type: 'manifest_fetch_failed', kind: 'manifest', buildId: 'b1', status: 503 },
+      { type: 'manifest_fetch_failed', kind: 'latest' },
+      { type: 'payload_fetch_failed', buildId: 'b1', status: 0, path: '/ja' },
+      { type: 'web_vital', name: 'LCP', value: 2500, locale: 'ja', route: '/ja' },
+      { type: 'web_vital', name: 'INP', value: 200, locale: 'en', route: '/' },
+      { type: 'web_vital', name: 'CLS', value: 0.1, locale: 'fr', route: '/fr' },
+      { type: 'web_vital', name: 'TTFB', value: 80, locale: 'en', route: '/' },
+    ];
+    expect((await post(url, { events })).status).toBe(204);
+
+    const counts = async (metric: Parameters<typeof values>[0]) => (await values(metric)).map(({ labels, value }) => [labels, value]);
+    expect(await counts(metrics.clientEvents)).toEqual([
+      [{ event: 'locale_load_failed' }, 2],
+      [{ event: 'manifest_fetch_failed' }, 2],
+      [{ event: 'payload_fetch_failed' }, 1],
+      [{ event: 'web_vital' }, 4],
+    ]);
+    expect(await counts(metrics.localeLoadFailures)).toEqual([
+      [{ locale: 'ja', namespace: 'home', source: 'client' }, 1],
+      [{ locale: 'other', namespace: 'other', source: 'client' }, 1],
+    ]);
+    expect(await counts(metrics.manifestFetchFailures)).toEqual([
+      [{ kind: 'manifest' }, 1],
+      [{ kind: 'payload' }, 1],
+      [{ kind: 'latest' }, 1],
+    ]);
+    const sumOf = async (metric: Metrics['webVitalLcp']) =>
+      (await values(metric)).filter((value) => value.metricName?.endsWith('_sum')).map(({ labels, value }) => ({ labels, value }));
+    expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'ja' }, value: 2.5 }]);
+    expect(await sumOf(metrics.webVitalInp)).toEqual([{ labels: { locale: 'en' }, value: 0.2 }]);
+    expect(await sumOf(metrics.webVitalCls)).toEqual([{ labels: { locale: 'other' }, value: 0.1 }]);
+  });
+
+  it('logs failures with their fixed messages, and other events at debug', async () => {
+    const { url, logs } = await start();
+    const events = [
+      { type: 'locale_load_failed', locale: 'zh-CN', namespace: 'footer', cause: 'timeout' },
+      { type: 'manifest_fetch_failed', kind: 'latest', buildId: 'b2', status: 404 },
+      { type: 'payload_fetch_failed', buildId: 'b3' },
+      { type: 'chunk_reload', reason: 'ChunkLoadError' },
+      { type: 'build_update_detected', from: 'b1', to: 'b2' },
+    ];
+    expect((await post(url, { events })).status).toBe(204);
+    const withoutBase = logs().map(({ pid, hostname, time, ...fields }) => fields);
+    expect(withoutBase).toEqual([
+      { level: 50, msg: 'Failed locale loading', locale: 'zh-CN', namespace: 'footer', cause: 'timeout', source: 'client' },
+      { level: 40, msg: 'Manifest fetch failed', kind: 'latest', build_id: 'b2', status: 404 },
+      { level: 40, msg: 'Manifest fetch failed', kind: 'payload', build_id: 'b3' },
+      { level: 20, msg: 'Client event', event: 'chunk_reload', reason: 'ChunkLoadError' },
+      { level: 20, msg: 'Client event', event: 'build_update_detected', from: 'b1', to: 'b2' },
+    ]);
+  });
+
+  it('keeps log lines under 4 KiB with the longest strings JSON escapes worst', async () => {
+    const { url, lines } = await start();
+    const worst = (length: number) => '\u0001\ud800'.repeat(length / 2);
+    // One beacon each: together they would be over 8 KiB, as each character is sent escaped too.
+    const events = [
+      { type: 'locale_load_failed', locale: worst(200), namespace: worst(200), cause: worst(500) },
+      { type: 'manifest_fetch_failed', kind: 'manifest', buildId: worst(200), status: 599 },
+      { type: 'build_update_detected', from: worst(200), to: worst(200) },
+    ];
+    for (const event of events) expect((await post(url, { events: [event] })).status).toBe(204);
+    expect(lines).toHaveLength(3);
+    expect(Math.max(...lines.map((line) => Buffer.byteLength(line)))).toBeGreaterThan(2400);
+  });
+});
+
+describe('label values under random input', () => {
+  it('stay the same set through 2 000 beacons of random strings', async () => {
+    const { url, metrics } = await start();
+    let seed = 42; // Park–Miller: the same "random" input on every run.
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const chars = Array.from('abcxyzABC-_/.:%?#0123 éж日本🙂\u0001');
+    const text = () => Array.from({ length: random() < 0.02 ? 201 : Math.floor(random() * 30) }, () => pick(chars)).join('');
+    const vitals = ['LCP', 'INP', 'CLS', 'FCP', 'TTFB'] as const;
+    const events = [
+      () => ({ type: 'locale_load_failed', locale: text(), namespace: text(), cause: text() }),
+      () => ({ type: 'web_vital', name: pick(vitals), value: random() * 5000, locale: text(), route: text(), id: text() }),
+      () => ({ type: 'manifest_fetch_failed', kind: pick(['manifest', 'latest']), buildId: text(), status: 404 }),
+      () => ({ type: 'payload_fetch_failed', path: text(), buildId: text() }),
+      () => ({ type: 'web_vital', name: text(), value: 1, locale: 'en', route: '/' }),
+      () => ({ type: 'manifest_fetch_failed', kind: text() }),
+      () => ({ type: text() }),
+    ];
+    const series = async () =>
+      (await metrics.registry.getMetricsAsJSON())
+        .filter((metric) => metric.name.startsWith('meridian_'))
+        .flatMap((metric) => metric.values.map((value) => `${metric.name} ${JSON.stringify(value.labels)}`))
+        .sort();
+
+    // Every label value random strings can map to, once: each is 'other'.
+    const warmUp = [
+      { type: 'locale_load_failed', locale: '?', namespace: '?' },
+      ...vitals.map((name) => ({ type: 'web_vital', name, value: 1, locale: '?', route: '?' })),
+      { type: 'manifest_fetch_failed', kind: 'manifest' },
+      { type: 'manifest_fetch_failed', kind: 'latest' },
+      { type: 'payload_fetch_failed' },
+    ];
+    expect((await post(url, { events: warmUp })).status).toBe(204);
+    const before = await series();
+
+    const statuses = new Map<number, number>();
+    for (let batch = 0; batch < 40; batch += 1) {
+      const beacons = Array.from({ length: 50 }, () => ({
+        events: Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(events)()),
+      }));
+      for (const response of await Promise.all(beacons.map((beacon) => post(url, beacon)))) {
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }
+    expect(statuses.get(204)).toBeGreaterThan(200);
+    expect(statuses.get(400)).toBeGreaterThan(200);
+    expect((statuses.get(204) ?? 0) + (statuses.get(400) ?? 0)).toBe(2000);
+    expect(await series()).toEqual(before);
+  });
+});
