@@ -14,7 +14,8 @@ function watchPayloadFailures(): () => void {
     }
   });
   try {
-    observer.observe({ type: 'resource', buffered: false });
+    // Buffered: the hook starts after the load event, and a payload may have failed before it.
+    observer.observe({ type: 'resource', buffered: true });
   } catch {
     return () => {};
   }
