@@ -1,11 +1,13 @@
 // `npm run cluster:up | cluster:down | cluster:image -- <image>...`: a local single-node
 // Kubernetes (etcd, API server, controller manager, scheduler, containerd, kubelet,
-// kube-proxy, CoreDNS) built from pinned Go modules. Progress goes to stderr; `up`
-// prints shell exports on stdout, so `eval "$(npm run --silent cluster:up)"` sets
-// KUBECONFIG and puts kubectl and helm on PATH.
+// kube-proxy, kube-router's policy controller, CoreDNS) built from pinned Go modules.
+// Progress goes to stderr; `up` prints shell exports on stdout, so
+// `eval "$(npm run --silent cluster:up)"` sets KUBECONFIG and puts kubectl, helm and
+// kubectl's Argo Rollouts plugin (`kubectl argo rollouts`) on PATH.
+import path from 'node:path';
 import { kubernetesClientsDir } from '../tools/kubernetes-clients.mjs';
 import { clusterRunning, clusterUp } from '../tools/cluster/bring-up.mjs';
-import { ensureBinaries } from '../tools/cluster-binaries.mjs';
+import { builtBinary, ensureBinaries } from '../tools/cluster-binaries.mjs';
 import { importDockerImages } from '../tools/cluster/images.mjs';
 import { PATHS } from '../tools/cluster/layout.mjs';
 import { clusterDown } from '../tools/cluster/teardown.mjs';
@@ -17,9 +19,9 @@ const USAGE = 'usage: node scripts/cluster.mjs up | down | image <image>...';
 async function main([command, ...rest]) {
   switch (command) {
     case 'up': {
-      await clusterUp(log);
-      const clients = kubernetesClientsDir();
-      process.stdout.write(`export KUBECONFIG='${PATHS.adminKubeconfig}'\nexport PATH='${clients}':"$PATH"\n`);
+      const { binaries } = await clusterUp(log);
+      const onPath = [kubernetesClientsDir(), path.dirname(builtBinary(binaries, 'kubectl-argo-rollouts'))];
+      process.stdout.write(`export KUBECONFIG='${PATHS.adminKubeconfig}'\nexport PATH='${onPath.join(':')}':"$PATH"\n`);
       return;
     }
     case 'down':

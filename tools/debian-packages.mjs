@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PINS } from './pins.mjs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -17,8 +18,19 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** @param {string} name */
 function packageInstalled(name) {
   return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
+}
+
+/**
+ * The upstream part of an installed package's Debian version (`1.2.3` of `1.2.3+ds1-1+deb12u1`), or null.
+ * @param {string} name
+ */
+export function upstreamVersion(name) {
+  const { stdout, status } = spawnSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' });
+  if (status !== 0 || !stdout) return null;
+  return stdout.replace(/^\d+:/, '').replace(/[-+~].*$/, '');
 }
 
 let aptUpdated = false;
@@ -26,17 +38,23 @@ const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
 
 /**
  * apt-get, one at a time across the suites: vitest runs test files in parallel
- * processes, and a second apt-get fails at once on the package lists' lock.
+ * processes, and a second apt-get fails at once on the package lists' lock. Its output
+ * goes to stderr: stdout belongs to whoever reads ours (`eval "$(npm run --silent cluster:up)"`).
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
  */
 function aptGet(args, env) {
-  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: 'inherit', env });
+  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: ['ignore', 2, 2], env });
 }
 
-/** Installs the named Debian packages that are not installed yet; returns those it installed. */
+/**
+ * Installs the named Debian packages that are not installed yet; returns those it installed.
+ * @param {string[]} packages
+ */
 export function ensureDebianPackages(packages) {
   const missing = packages.filter((name) => !packageInstalled(name));
   if (missing.length === 0) return [];
-  console.log(`\n>>> installing Debian packages: ${missing.join(', ')} (needed by the test suite)\n`);
+  process.stderr.write(`\n>>> installing Debian packages: ${missing.join(', ')}\n\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     aptGet(['update', '-qq'], env);
@@ -44,6 +62,27 @@ export function ensureDebianPackages(packages) {
   }
   aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing], env);
   return missing;
+}
+
+/**
+ * Installs the Debian packages pinned in tools/pins.mjs when missing, and refuses, in one
+ * line, an installed one whose upstream version is not the pinned one.
+ * @param {import('./pins.mjs').Tool[]} tools
+ */
+export function ensurePinnedDebianPackages(tools) {
+  const pins = tools.map((tool) => {
+    const pin = PINS[tool];
+    if (!('debian' in pin.from)) throw new Error(`debian-packages: ${tool} is not a Debian package`);
+    return { package: pin.from.debian.name, version: pin.version };
+  });
+  ensureDebianPackages(pins.map((pin) => pin.package));
+  for (const pin of pins) {
+    const installed = upstreamVersion(pin.package);
+    if (installed !== pin.version)
+      throw new Error(
+        `debian-packages: ${pin.package} ${installed} is installed, tools/pins.mjs pins ${pin.version}; install that version or move the pin after checking the new one`,
+      );
+  }
 }
 
 /** Chromium with real CJK fonts, so screenshots and axe see what visitors see. */

@@ -45,7 +45,8 @@ function checkBridge() {
 
 /** Starts dockerd in the background; returns its process. */
 function startDockerd() {
-  console.log(`\n>>> starting dockerd (no Docker engine answered); its log: ${DOCKERD_LOG}\n`);
+  // On stderr, as all set-up progress: stdout belongs to whoever reads ours.
+  process.stderr.write(`\n>>> starting dockerd (no Docker engine answered); its log: ${DOCKERD_LOG}\n\n`);
   const log = openSync(DOCKERD_LOG, 'a');
   // Detached, so every test worker can use it; stopped by whoever started it.
   const dockerd = spawn('dockerd', DOCKERD_NETWORK_ARGS, { detached: true, stdio: ['ignore', log, log] });

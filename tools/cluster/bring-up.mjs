@@ -2,9 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { canListen } from '../lib/ports.mjs';
-import { ensureDebianPackages } from '../debian-packages.mjs';
+import { ensureDebianPackages, ensurePinnedDebianPackages } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
-import { dnsManifest } from './addons.mjs';
+import { dnsManifest, policyControllerRbacManifest } from './addons.mjs';
 import { ensureBinaries } from '../cluster-binaries.mjs';
 import { COMPONENT_NAMES, components, KUBECONFIG_IDENTITIES } from './components.mjs';
 import { writeConfigFiles } from './config-files.mjs';
@@ -21,7 +21,9 @@ import { clusterDown } from './teardown.mjs';
 function checkPrerequisites() {
   if (process.getuid?.() !== 0) throw new Error('cluster: must run as root (it creates a bridge, mounts, cgroups and iptables rules)');
   checkKernel();
-  ensureDebianPackages(['runc', 'containernetworking-plugins', 'iptables', 'openssl']);
+  ensurePinnedDebianPackages(['runc', 'cni-plugins']);
+  // ipset: kube-router's policy controller keeps the policies' peers in sets.
+  ensureDebianPackages(['iptables', 'ipset', 'openssl']);
 }
 
 /** Whether a cluster came up whole, every component of it still runs, and the API server is ready. */
@@ -61,18 +63,21 @@ async function checkPortsFree() {
   }
 }
 
+/** @param {import('./components.mjs').Component} component */
 function startComponent(component) {
   startProcess(component.name, component.binary, component.args, component.env);
 }
 
+/** @param {import('./components.mjs').Component} component */
 async function waitComponent(component) {
-  if ('url' in component.health) return waitHealthy(component.name, component.health.url, { admin: component.health.admin });
-  const [command, ...args] = component.health.command;
+  const { health } = component;
+  if ('url' in health) return waitHealthy(component.name, health.url, { admin: health.admin });
+  const [command = '', ...args] = health.command;
   await waitFor(
     component.name,
     () => {
       if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0)
-        throw new Error(`\`${component.health.command.join(' ')}\` failed`);
+        throw new Error(`\`${health.command.join(' ')}\` failed`);
     },
     { timeoutMs: 30_000, intervalMs: 250 },
   ).catch((error) => {
@@ -103,14 +108,15 @@ async function startDns() {
 
 /**
  * Starts the cluster unless it already runs; cleans up what a killed run left first.
- * Resolves with the binaries' folder and whether this call started the cluster.
+ * Resolves with the binaries (by name) and whether this call started the cluster.
+ * @param {(line: string) => void} log
  */
 export async function clusterUp(log) {
   checkPrerequisites();
-  const binDir = ensureBinaries(log);
+  const binaries = ensureBinaries(log);
   if (await clusterRunning()) {
     log(`cluster: reusing the cluster running from ${STATE_DIR}`);
-    return { binDir, started: false };
+    return { binaries, started: false };
   }
   if (existsSync(STATE_DIR) || COMPONENT_NAMES.some((name) => runningPid(name))) {
     log(`cluster: found what an earlier cluster left in ${STATE_DIR} (not all of it running, or never ready); cleaning it up first`);
@@ -122,16 +128,23 @@ export async function clusterUp(log) {
   for (const identity of KUBECONFIG_IDENTITIES) writeKubeconfig(identity);
   writeConfigFiles();
   const started = Date.now();
-  for (const component of components(binDir)) {
+  let nodeReady = false;
+  for (const component of components(binaries)) {
+    if (component.afterNodeReady && !nodeReady) {
+      await waitNodeReady();
+      nodeReady = true;
+    }
     log(`cluster: starting ${component.name} (log: ${PATHS.logs}/${component.name}.log)`);
     startComponent(component);
     await waitComponent(component);
-    if (component.name === 'containerd') await importSystemImages(binDir);
+    if (component.name === 'kube-apiserver')
+      await kubectl(['apply', '--server-side', '-f', '-'], { input: policyControllerRbacManifest() });
+    if (component.name === 'containerd') await importSystemImages(binaries);
   }
-  await waitNodeReady();
+  if (!nodeReady) await waitNodeReady();
   log('cluster: node Ready; starting CoreDNS');
   await startDns();
   writeFileSync(PATHS.readyMarker, new Date().toISOString());
   log(`cluster: ready in ${Math.round((Date.now() - started) / 1000)} s`);
-  return { binDir, started: true };
+  return { binaries, started: true };
 }

@@ -1,6 +1,7 @@
 // The cluster's components, in start order, each with its flags in view and a
 // comment for every one that is not a default (the spirit of "Kubernetes the Hard Way").
 import path from 'node:path';
+import { builtBinary } from '../cluster-binaries.mjs';
 import { CONFIG_FILES } from './config-files.mjs';
 import { kubeconfigPath } from './kubeconfig.mjs';
 import { NETWORK, NODE_NAME, PATHS, PORTS } from './layout.mjs';
@@ -17,16 +18,18 @@ export const COMPONENT_NAMES = [
   'containerd',
   'kubelet',
   'kube-proxy',
+  'kube-router',
 ];
-const flags = (entries) => Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
+const flags = (/** @type {Record<string, string | number>} */ entries) =>
+  Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
 
 /**
- * @typedef {{ name: string, binary: string, args: string[], env?: Record<string, string>, health: { url: string, admin?: boolean } | { command: string[] } }} Component
- * @param {string} binDir
+ * @typedef {{ name: string, binary: string, args: string[], env?: Record<string, string>, afterNodeReady?: true, health: { url: string, admin?: boolean } | { command: string[] } }} Component
+ * @param {Record<string, string>} binaries by name (tools/cluster-binaries.mjs)
  * @returns {Component[]}
  */
-export function components(binDir) {
-  const bin = (name) => path.join(binDir, name);
+export function components(binaries) {
+  const bin = (/** @type {string} */ name) => builtBinary(binaries, name);
   const etcdServer = pkiFiles('etcd-server');
   const etcdClient = pkiFiles('apiserver-etcd-client');
   const apiServer = pkiFiles('apiserver');
@@ -119,7 +122,7 @@ export function components(binDir) {
       binary: bin('containerd'),
       args: flags({ config: CONFIG_FILES.containerd }),
       // Our shim first on its PATH, before any Docker's containerd left in /usr/bin.
-      env: { PATH: `${binDir}:${process.env.PATH}` },
+      env: { PATH: `${path.dirname(bin('containerd-shim-runc-v2'))}:${process.env.PATH}` },
       health: { command: [bin('ctr'), '--address', PATHS.containerdSocket, 'version'] },
     },
     {
@@ -140,8 +143,33 @@ export function components(binDir) {
       args: flags({ config: CONFIG_FILES.kubeProxy }),
       health: { url: `http://127.0.0.1:${PORTS.kubeProxyHealthz}/livez` },
     },
+    {
+      // NetworkPolicy, enforced with iptables and ipset; a host process like kube-proxy,
+      // as every component here, with the identity and role cluster:up gives it.
+      name: 'kube-router',
+      binary: bin('kube-router'),
+      args: flags({
+        kubeconfig: kubeconfigPath('kube-router'),
+        // Its policy controller alone: the bridge CNI routes the pods and kube-proxy serves
+        // the Services; no BGP, no IPVS.
+        'run-router': 'false',
+        'run-service-proxy': 'false',
+        'run-firewall': 'true',
+        // The node whose pods it guards, by the kubelet's name for it (the machine's host name is not).
+        'hostname-override': NODE_NAME,
+        // Traffic to Service addresses is let through its INPUT chain; policies apply once
+        // kube-proxy has translated it to a pod.
+        'service-cluster-ip-range': NETWORK.serviceCidr,
+        // Its health server would listen on every interface, the external one included;
+        // readiness is its chains being in place (below).
+        'health-port': '0',
+      }),
+      // It reads its node's address from the Node object, which the kubelet registers.
+      afterNodeReady: true,
+      health: { command: ['iptables', '-t', 'filter', '-n', '-L', 'KUBE-ROUTER-FORWARD'] },
+    },
   ];
 }
 
 /** Every component's kubeconfig identity: its client certificate's name. */
-export const KUBECONFIG_IDENTITIES = ['admin', 'controller-manager', 'scheduler', 'kubelet-client', 'kube-proxy'];
+export const KUBECONFIG_IDENTITIES = ['admin', 'controller-manager', 'scheduler', 'kubelet-client', 'kube-proxy', 'kube-router'];

@@ -152,7 +152,7 @@ function kubeProxyConfig() {
   };
 }
 
-const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
+const json = (/** @type {unknown} */ value) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** containerd's hosts.toml for every registry (`_default`): a closed port on the node's address. */
 function registryHosts() {

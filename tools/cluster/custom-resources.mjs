@@ -1,26 +1,39 @@
-// The CustomResourceDefinitions the chart's optional objects need (ServiceMonitor,
-// PrometheusRule, HTTPRoute), from the projects' own sources, pinned as Go modules.
+// CustomResourceDefinitions from the projects' own sources, pinned as Go modules
+// (tools/pins.mjs): the ones the chart's optional objects need (ServiceMonitor,
+// PrometheusRule, HTTPRoute, from tools/crds) and Argo Rollouts' (from the module its
+// controller is built from, tools/argo-rollouts).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { kubectl } from './kubectl.mjs';
 
-/** Pinned in tools/crds/go.mod (and go.sum): the projects that define the chart's optional kinds. */
-const CRD_MODULE = path.join(ROOT, 'tools', 'crds');
-
-/** @type {Record<string, string[]>} */
+/**
+ * The CRD files of each module, by the folder of our Go module requiring it (its go.sum
+ * checks the download).
+ * @type {Record<string, Record<string, string[]>>}
+ */
 const CRD_FILES = {
-  'github.com/prometheus-operator/prometheus-operator': [
-    'example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml',
-    'example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml',
-  ],
-  'sigs.k8s.io/gateway-api': ['config/crd/standard/gateway.networking.k8s.io_httproutes.yaml'],
+  'tools/crds': {
+    'github.com/prometheus-operator/prometheus-operator': [
+      'example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml',
+      'example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml',
+    ],
+    'sigs.k8s.io/gateway-api': ['config/crd/standard/gateway.networking.k8s.io_httproutes.yaml'],
+  },
+  'tools/argo-rollouts': {
+    'github.com/argoproj/argo-rollouts': ['rollout', 'analysis-template', 'cluster-analysis-template', 'analysis-run', 'experiment'].map(
+      (name) => `manifests/crds/${name}-crd.yaml`,
+    ),
+  },
 };
 
-/** The module's source folder, downloaded (and checked against go.sum) when missing. */
-function moduleDir(modulePath) {
+/**
+ * The module's source folder, downloaded (and checked against go.sum) when missing.
+ * @param {string} goModuleDir @param {string} modulePath
+ */
+function moduleDir(goModuleDir, modulePath) {
   const out = execFileSync('go', ['mod', 'download', '-json', modulePath], {
-    cwd: CRD_MODULE,
+    cwd: path.join(ROOT, goModuleDir),
     encoding: 'utf8',
     // go.sum in the repository is the checksum authority; the public checksum database is not reachable here.
     env: { ...process.env, GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
@@ -28,19 +41,39 @@ function moduleDir(modulePath) {
   return JSON.parse(out).Dir;
 }
 
+/** @param {keyof typeof CRD_FILES} goModuleDir */
+function crdFiles(goModuleDir) {
+  return Object.entries(CRD_FILES[goModuleDir] ?? {}).flatMap(([modulePath, files]) =>
+    files.map((file) => path.join(moduleDir(goModuleDir, modulePath), file)),
+  );
+}
+
+/**
+ * Applies CRD files and waits until the API serves each CRD named.
+ * @param {string[]} files @param {string[]} names
+ */
+async function applyCrds(files, names) {
+  // Server-side: these CRDs are too large for client-side apply's annotation.
+  await kubectl(['apply', '--server-side', ...files.flatMap((file) => ['-f', file])]);
+  await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...names.map((name) => `crd/${name}`)]);
+}
+
 /** Applies the ServiceMonitor, PrometheusRule and HTTPRoute CRDs and waits until the API serves them. */
 export async function installCustomResourceDefinitions() {
-  const files = Object.entries(CRD_FILES).flatMap(([modulePath, relative]) =>
-    relative.map((file) => path.join(moduleDir(modulePath), file)),
-  );
-  // Server-side: the prometheus-operator CRDs are too large for client-side apply's annotation.
-  await kubectl(['apply', '--server-side', ...files.flatMap((file) => ['-f', file])]);
-  await kubectl([
-    'wait',
-    '--for=condition=Established',
-    '--timeout=60s',
-    'crd/servicemonitors.monitoring.coreos.com',
-    'crd/prometheusrules.monitoring.coreos.com',
-    'crd/httproutes.gateway.networking.k8s.io',
+  await applyCrds(crdFiles('tools/crds'), [
+    'servicemonitors.monitoring.coreos.com',
+    'prometheusrules.monitoring.coreos.com',
+    'httproutes.gateway.networking.k8s.io',
+  ]);
+}
+
+/** Applies Argo Rollouts' CRDs (Rollout, AnalysisTemplate, ClusterAnalysisTemplate, AnalysisRun, Experiment), from its pinned source. */
+export async function installArgoRolloutsCrds() {
+  await applyCrds(crdFiles('tools/argo-rollouts'), [
+    'rollouts.argoproj.io',
+    'analysistemplates.argoproj.io',
+    'clusteranalysistemplates.argoproj.io',
+    'analysisruns.argoproj.io',
+    'experiments.argoproj.io',
   ]);
 }

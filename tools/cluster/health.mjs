@@ -31,7 +31,10 @@ export function probe(url, { admin = false } = {}) {
   });
 }
 
-/** Resolves when `url` answers 200; else throws after `timeoutMs` with the component's last log lines. */
+/**
+ * Resolves when `url` answers 200; else throws after `timeoutMs` with the component's last log lines.
+ * @param {string} component @param {string} url @param {{ timeoutMs?: number, admin?: boolean }} [options]
+ */
 export async function waitHealthy(component, url, { timeoutMs = 60_000, admin = false } = {}) {
   try {
     await waitFor(
@@ -43,6 +46,8 @@ export async function waitHealthy(component, url, { timeoutMs = 60_000, admin = 
       { timeoutMs, intervalMs: 250 },
     );
   } catch (error) {
-    throw new Error(`cluster: ${component} is not ready: ${error.message}\n--- last lines of its log ---\n${logTail(component)}`);
+    throw new Error(
+      `cluster: ${component} is not ready: ${error instanceof Error ? error.message : String(error)}\n--- last lines of its log ---\n${logTail(component)}`,
+    );
   }
 }

@@ -7,12 +7,12 @@ import { pkiFiles } from './pki.mjs';
 
 export const API_SERVER_URL = `https://${NETWORK.nodeAddress}:${PORTS.apiServer}`;
 
-/** The kubeconfig path of a component whose client certificate is `certName`. */
+/** The kubeconfig path of a component whose client certificate is `certName`. @param {string} certName */
 export function kubeconfigPath(certName) {
   return certName === 'admin' ? PATHS.adminKubeconfig : path.join(PATHS.config, `${certName}.kubeconfig`);
 }
 
-/** Writes a kubeconfig authenticating with the client certificate `certName`. */
+/** Writes a kubeconfig authenticating with the client certificate `certName`. @param {string} certName */
 export function writeKubeconfig(certName) {
   const { cert, key } = pkiFiles(certName);
   const config = {

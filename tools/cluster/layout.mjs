@@ -4,6 +4,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TEST_BLOCK } from '../lib/test-network.mjs';
+import { PINS } from '../pins.mjs';
 
 /** All state of one cluster: certificates, configs, logs, etcd and containerd data. */
 export const STATE_DIR = process.env.MERIDIAN_CLUSTER_DIR || path.join(tmpdir(), 'meridian-cluster');
@@ -65,10 +66,11 @@ export const PATHS = {
 export const CNI_BIN_DIR = '/usr/lib/cni';
 export const RUNC = '/usr/sbin/runc';
 
-/** The images the cluster itself runs, built here from our own binaries (no registry). */
+/** The images the cluster itself runs, built here from our own binaries (no registry), tagged with their pins. */
 export const SYSTEM_IMAGES = {
-  pause: 'meridian.local/pause:1.35',
-  coredns: 'meridian.local/coredns:1.14.7',
+  // Our own sandbox process, built with Kubernetes.
+  pause: `meridian.local/pause:${PINS.kubernetes.version}`,
+  coredns: `${PINS.coredns.image}:${PINS.coredns.version}`,
 };
 
 /** The containerd namespace the kubelet's CRI uses. */

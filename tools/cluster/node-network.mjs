@@ -1,17 +1,19 @@
 // The node's network: a bridge holding the node's address, the kernel switches a
 // Kubernetes node needs, a fence that keeps pods' traffic inside 198.18.0.0/15, and on
-// the way down the removal of every interface and iptables chain the cluster made
-// (kube-proxy's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the kernel
-// settings put back as they were.
+// the way down the removal of every interface, iptables chain and ip set the cluster made
+// (kube-proxy's and kube-router's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the
+// kernel settings put back as they were.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NETWORK, PATHS, PORTS } from './layout.mjs';
 
+/** @param {string[]} args */
 function ip(args) {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/** @param {string} name */
 function linkExists(name) {
   return spawnSync('ip', ['link', 'show', name], { stdio: 'ignore' }).status === 0;
 }
@@ -106,11 +108,16 @@ const OURS = /^(KUBE|CNI|MERIDIAN)-/;
 /**
  * iptables-restore input that deletes every rule jumping to one of the cluster's chains
  * and then the chains themselves; other chains (Docker's, the machine's) are untouched.
+ * @param {string} saved what iptables-save printed
  */
 export function chainRemovalScript(saved) {
+  /** @type {string[]} */
   const out = [];
+  /** @type {string | null} */
   let table = null;
+  /** @type {string[]} */
   let ours = [];
+  /** @type {string[]} */
   let deletions = [];
   const flushTable = () => {
     if (table && (ours.length || deletions.length)) {
@@ -124,10 +131,10 @@ export function chainRemovalScript(saved) {
       ours = [];
       deletions = [];
     } else if (line.startsWith(':')) {
-      const chain = line.slice(1).split(' ')[0];
+      const chain = line.slice(1).split(' ')[0] ?? '';
       if (OURS.test(chain)) ours.push(chain);
     } else if (line.startsWith('-A ')) {
-      const [, chain] = line.split(' ');
+      const [, chain = ''] = line.split(' ');
       const target = / -[jg] (\S+)/.exec(line)?.[1] ?? '';
       if (!OURS.test(chain) && OURS.test(target)) deletions.push(`-D ${line.slice(3)}`);
     }
@@ -136,6 +143,7 @@ export function chainRemovalScript(saved) {
   return out.length ? `${out.join('\n')}\n` : '';
 }
 
+/** @param {'iptables' | 'ip6tables'} family */
 function removeChains(family) {
   const save = spawnSync(`${family}-save`, [], { encoding: 'utf8' });
   if (save.status !== 0) return;
@@ -143,13 +151,22 @@ function removeChains(family) {
   if (script) execFileSync(`${family}-restore`, ['--noflush'], { input: script, stdio: ['pipe', 'ignore', 'pipe'] });
 }
 
+/** The ip sets kube-router's policy controller made (KUBE-SRC-*, KUBE-DST-*; `inet6:` ones for IPv6). */
+export function clusterIpSets() {
+  const list = spawnSync('ipset', ['list', '-n'], { encoding: 'utf8' });
+  if (list.status !== 0) return [];
+  return list.stdout.split('\n').filter((name) => /^(inet6:)?KUBE-/.test(name));
+}
+
 /**
- * Removes the bridges and every iptables chain the cluster made and puts the kernel
- * settings back; harmless when there is nothing to remove.
+ * Removes the bridges, every iptables chain and then every ip set the cluster made (no rule
+ * refers to a set once the chains are gone) and puts the kernel settings back; harmless
+ * when there is nothing to remove.
  */
 export function tearDownNodeNetwork() {
   removeChains('iptables');
   removeChains('ip6tables');
+  for (const set of clusterIpSets()) spawnSync('ipset', ['destroy', set], { stdio: 'ignore' });
   restoreSysctls();
   for (const bridge of [NETWORK.podBridge, NETWORK.nodeBridge]) {
     if (linkExists(bridge)) ip(['link', 'delete', bridge]);

@@ -7,11 +7,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
-/** Node's names for the machine's architecture, in the spelling of OCI (and Go). */
+const sha256 = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex');
+/** Node's names for the machine's architecture, in the spelling of OCI (and Go). @type {Partial<Record<NodeJS.Architecture, string>>} */
 const GO_ARCH = { x64: 'amd64', arm64: 'arm64' };
 
-/** Writes `bytes` as a content-addressed blob; returns its descriptor. */
+/** Writes `bytes` as a content-addressed blob; returns its descriptor. @param {string} layoutDir @param {string} mediaType @param {Buffer} bytes */
 function writeBlob(layoutDir, mediaType, bytes) {
   const digest = sha256(bytes);
   writeFileSync(path.join(layoutDir, 'blobs', 'sha256', digest), bytes);

@@ -44,17 +44,21 @@ const CERTIFICATES = [
   { name: 'kubelet-client', subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
   { name: 'kubelet-server', subject: `/CN=${NODE_NAME}`, usage: 'serverAuth', altNames: [`IP:${NETWORK.nodeAddress}`, `DNS:${NODE_NAME}`] },
   { name: 'kube-proxy', subject: '/CN=system:kube-proxy', usage: 'clientAuth' },
+  // Bound to what it reads by cluster:up's RBAC (addons.mjs): no built-in role covers it.
+  { name: 'kube-router', subject: '/CN=meridian:kube-router', usage: 'clientAuth' },
 ];
 
-/** Paths of a certificate and its key in the PKI folder. */
+/** Paths of a certificate and its key in the PKI folder. @param {string} name */
 export function pkiFiles(name) {
   return { cert: path.join(PATHS.pki, `${name}.crt`), key: path.join(PATHS.pki, `${name}.key`) };
 }
 
+/** @param {string[]} args */
 function openssl(args) {
   execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+/** @param {string} name */
 function newKeyArgs(name) {
   const { cert, key } = pkiFiles(name);
   return [

@@ -5,15 +5,17 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import path from 'node:path';
 import { PATHS } from './layout.mjs';
 
+/** @param {string} name */
 export function logFile(name) {
   return path.join(PATHS.logs, `${name}.log`);
 }
 
+/** @param {string} name */
 function pidFile(name) {
   return path.join(PATHS.pids, `${name}.pid`);
 }
 
-/** Field 3 (state) and 22 (start time) of /proc/<pid>/stat, or null once the pid is gone. */
+/** Field 3 (state) and 22 (start time) of /proc/<pid>/stat, or null once the pid is gone. @param {number} pid */
 function procStat(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -25,13 +27,13 @@ function procStat(pid) {
   }
 }
 
-/** Whether `pid` runs; a zombie (exited, not yet reaped) does not. */
+/** Whether `pid` runs; a zombie (exited, not yet reaped) does not. @param {number} pid */
 export function isAlive(pid) {
   const stat = procStat(pid);
   return stat !== null && stat.state !== 'Z';
 }
 
-/** The pid recorded for `name`, if that very process still runs (not another that reused its pid). */
+/** The pid recorded for `name`, if that very process still runs (not another that reused its pid). @param {string} name */
 export function runningPid(name) {
   if (!existsSync(pidFile(name))) return null;
   const [pid, startTime] = readFileSync(pidFile(name), 'utf8').trim().split(' ').map(Number);
@@ -47,7 +49,10 @@ export function recordedProcesses() {
     .map((file) => file.slice(0, -'.pid'.length));
 }
 
-/** Starts `binary` with `args` in the background; returns its pid. */
+/**
+ * Starts `binary` with `args` in the background; returns its pid.
+ * @param {string} name @param {string} binary @param {string[]} args @param {Record<string, string>} [env]
+ */
 export function startProcess(name, binary, args, env = {}) {
   mkdirSync(PATHS.logs, { recursive: true });
   mkdirSync(PATHS.pids, { recursive: true });
@@ -55,19 +60,22 @@ export function startProcess(name, binary, args, env = {}) {
   const child = spawn(binary, args, { detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
   closeSync(log);
   child.unref();
+  // No pid: the binary could not be started at all (spawn reports why on 'error').
+  if (child.pid === undefined) throw new Error(`cluster: could not start ${name} (${binary})`);
   // With its start time: a pid reused by another process after a reboot or a crash is never ours.
   writeFileSync(pidFile(name), `${child.pid} ${procStat(child.pid)?.startTime}`);
   return child.pid;
 }
 
-/** The last `lines` lines of a component's log, for a failure message. */
+/** The last `lines` lines of a component's log, for a failure message. @param {string} name */
 export function logTail(name, lines = 15) {
   if (!existsSync(logFile(name))) return `(no log at ${logFile(name)})`;
   return readFileSync(logFile(name), 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** @param {number} pid @param {NodeJS.Signals} name */
 function signal(pid, name) {
   try {
     process.kill(pid, name);
@@ -79,6 +87,7 @@ function signal(pid, name) {
 /**
  * Sends SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone, or
  * rejects naming it if even SIGKILL left it running 10 s later (stuck in the kernel).
+ * @param {number} pid
  */
 export async function stopPid(pid, graceMs = 10_000) {
   if (!isAlive(pid)) return;
@@ -93,6 +102,7 @@ export async function stopPid(pid, graceMs = 10_000) {
     throw new Error(`cluster: process ${pid} still runs 10 s after SIGKILL (state ${procStat(pid)?.state}); stop it by hand`);
 }
 
+/** @param {string} name @param {number} [graceMs] */
 export async function stopProcess(name, graceMs) {
   const pid = runningPid(name);
   if (pid) await stopPid(pid, graceMs);

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { ROOT, waitForHttp } from '../lib/app-server.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
+/** @typedef {{ release: string, namespace: string }} ReleaseRef */
+
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
 /** That of docs/operations.md#helm: long enough for a rolling update of a few pods on a busy 2-core machine. */
 const TIMEOUT = '10m';
@@ -29,12 +31,12 @@ export function localClusterValues(nodePort, extra = {}) {
   };
 }
 
-/** Writes `values` where `deployRelease` reads them. */
+/** Writes `values` where `deployRelease` reads them. @param {string} valuesFile @param {object} values */
 export function writeValuesFile(valuesFile, values) {
   writeFileSync(valuesFile, `${JSON.stringify(values, null, 2)}\n`);
 }
 
-/** A namespace whose pods must pass the restricted Pod Security profile. */
+/** A namespace whose pods must pass the restricted Pod Security profile. @param {string} namespace */
 export async function createRestrictedNamespace(namespace) {
   const object = {
     apiVersion: 'v1',
@@ -51,6 +53,7 @@ export async function createRestrictedNamespace(namespace) {
  * The one command of docs/operations.md#helm for installing and for rolling out a build, as helm's arguments:
  * `helm upgrade --install <release> helm/meridian --namespace <ns> --create-namespace
  *  --wait --timeout 10m --values <file> --set-string image.tag=<build id>`
+ * @param {ReleaseRef & { valuesFile: string, tag: string, chart?: string }} options
  */
 export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR }) {
   return [
@@ -71,31 +74,33 @@ export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_
   ];
 }
 
+/** @param {Parameters<typeof deployArgs>[0]} options */
 export async function deployRelease(options) {
   return helm(deployArgs(options));
 }
 
-/** `helm rollback <release> <revision> --namespace <ns> --wait --timeout 10m` */
+/** `helm rollback <release> <revision> --namespace <ns> --wait --timeout 10m` @param {ReleaseRef & { revision: number }} ref */
 export async function rollbackRelease({ release, namespace, revision }) {
   return helm(['rollback', release, String(revision), '--namespace', namespace, '--wait', '--timeout', TIMEOUT]);
 }
 
-/** `helm test <release> --namespace <ns>` */
+/** `helm test <release> --namespace <ns>` @param {ReleaseRef} ref */
 export async function testRelease({ release, namespace }) {
   return helm(['test', release, '--namespace', namespace, '--timeout', TIMEOUT]);
 }
 
-/** The release's revision number now. */
+/** The release's revision number now. @param {ReleaseRef} ref @returns {Promise<number>} */
 export async function currentRevision({ release, namespace }) {
   const { stdout } = await helm(['status', release, '--namespace', namespace, '--output', 'json']);
   return JSON.parse(stdout).version;
 }
 
+/** @param {ReleaseRef} ref */
 export async function uninstallRelease({ release, namespace }) {
   await helm(['uninstall', release, '--namespace', namespace, '--wait', '--ignore-not-found']);
 }
 
-/** The objects of `kind` in `namespace` with the release's instance label, parsed. */
+/** The objects of `kind` in `namespace` with the release's instance label, parsed. @param {string} kind @param {ReleaseRef} ref */
 export async function releaseObjects(kind, { release, namespace }) {
   const { stdout } = await kubectl([
     'get',
@@ -114,6 +119,7 @@ export async function releaseObjects(kind, { release, namespace }) {
  * Resolves once the release answers through its NodePort on loopback. helm --wait
  * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
  * and until then the Service refuses connections.
+ * @param {number} nodePort
  */
 export function waitForNodePort(nodePort) {
   return waitForHttp(`http://127.0.0.1:${nodePort}/readyz`, 30_000);

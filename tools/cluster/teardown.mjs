@@ -10,8 +10,12 @@ import { CONTAINERD_NAMESPACE, PATHS, STATE_DIR } from './layout.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
 import { recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
 
-/** Pids of live processes whose `/proc/<pid>/<file>` matches `test`. */
+/**
+ * Pids of live processes whose `/proc/<pid>/<file>` matches `test`.
+ * @param {string} file @param {(text: string) => boolean} test
+ */
 function processesWhere(file, test) {
+  /** @type {number[]} */
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
@@ -34,6 +38,7 @@ function shimProcesses() {
   return processesWhere('cmdline', (text) => text.includes('containerd-shim') && text.includes(PATHS.containerdSocket));
 }
 
+/** @param {number[]} pids */
 async function killAll(pids) {
   await Promise.all(pids.map((pid) => stopPid(pid, 0)));
 }
@@ -58,8 +63,8 @@ function deleteContainerdTasks() {
 function mountsUnderState() {
   return readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
-    .map((line) => line.split(' ')[4])
-    .filter((point) => point && (point === STATE_DIR || point.startsWith(`${STATE_DIR}/`)))
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter((point) => point === STATE_DIR || point.startsWith(`${STATE_DIR}/`))
     .sort((a, b) => b.length - a.length);
 }
 
@@ -69,7 +74,7 @@ function unmountAll() {
   }
 }
 
-/** Removes a cgroup folder tree bottom-up (cgroup folders go with rmdir, never rm). */
+/** Removes a cgroup folder tree bottom-up (cgroup folders go with rmdir, never rm). @param {string} dir */
 function removeCgroupTree(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeCgroupTree(path.join(dir, entry.name));
@@ -107,6 +112,7 @@ const STOP_ORDER = [...COMPONENT_NAMES].reverse();
 const AGENTS = STOP_ORDER.slice(0, STOP_ORDER.indexOf('containerd'));
 const RUNTIME_AND_CONTROL_PLANE = STOP_ORDER.slice(AGENTS.length);
 
+/** @param {(line: string) => void} log */
 export async function clusterDown(log) {
   const found = existsSync(STATE_DIR) || recordedProcesses().some((name) => runningPid(name)) || podProcesses().length > 0;
   for (const name of AGENTS) await stopProcess(name);

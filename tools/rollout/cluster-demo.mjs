@@ -21,8 +21,8 @@ const NODE_PORT = 30090;
 export async function runClusterDemo(log) {
   if (!engineAnswers())
     throw new Error('rollout:demo --cluster: no Docker engine answers `docker info`; start one first (the app images are built with it)');
-  const { binDir } = await clusterUp(log);
-  await importDockerImages(binDir, await buildAppImages(Object.values(CLUSTER_BUILDS), log));
+  const { binaries } = await clusterUp(log);
+  await importDockerImages(binaries, await buildAppImages(Object.values(CLUSTER_BUILDS), log));
   await installCustomResourceDefinitions();
   const dir = mkdtempSync(path.join(tmpdir(), 'meridian-demo-'));
   try {

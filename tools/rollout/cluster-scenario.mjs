@@ -55,10 +55,7 @@ export async function startReleasePrometheus(releaseRefs, dir) {
     }
   }
   // Built with the cluster (tools/cluster-binaries.mjs): Debian's has no Kubernetes discovery.
-  const binary = path.join(
-    ensureBinaries(() => {}),
-    'prometheus',
-  );
+  const { prometheus: binary } = ensureBinaries(() => {}, ['prometheus']);
   return startPrometheus({ dir, port: await freePort(), scrapeConfigs, ruleFiles, scrapeInterval: SCRAPE_INTERVAL, binary });
 }
 

@@ -3,6 +3,7 @@ import { clusterRunning, clusterUp } from '../../../tools/cluster/bring-up.mjs';
 import { installCustomResourceDefinitions } from '../../../tools/cluster/custom-resources.mjs';
 import { importDockerImages } from '../../../tools/cluster/images.mjs';
 import { clusterDown } from '../../../tools/cluster/teardown.mjs';
+import { ensureBuild } from '../../../tools/cluster-binaries.mjs';
 import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
 import { ensureBrowser } from '../../../tools/debian-packages.mjs';
 import { keepComponentLogs } from './component-logs';
@@ -11,8 +12,8 @@ const log = (line: string) => console.log(`>>> ${line}`);
 
 /**
  * Once for the cluster suite: the two app images, a running cluster (started here,
- * or one already running, which is left running), the images imported into it and
- * the CRDs the chart's optional objects need. A cluster and a Docker engine started
+ * or one already running, which is left running), the images imported into it,
+ * the CRDs the chart's optional objects need, and the game day's engines built. A cluster and a Docker engine started
  * here are stopped afterwards.
  */
 export default async function setup(): Promise<() => Promise<void>> {
@@ -30,8 +31,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     started = cluster.started;
     // Read by the cluster script tests, which may stop and restart a cluster the suite started.
     if (started) process.env.MERIDIAN_TEST_CLUSTER = 'started';
-    await importDockerImages(cluster.binDir, images);
+    await importDockerImages(cluster.binaries, images);
     await installCustomResourceDefinitions();
+    // Built here on a fresh machine (minutes each), not inside a test's time limit.
+    for (const tool of ['alertmanager', 'jaeger'] as const) ensureBuild(tool, log);
   } catch (error) {
     keepComponentLogs();
     await teardown();

@@ -126,24 +126,41 @@ describe('network policy', () => {
   const policyOf = (objects: KubernetesObject[]) => find(objects, 'NetworkPolicy') as unknown as INetworkPolicy;
   const ruleFor = (policy: INetworkPolicy, port: string) =>
     policy.spec?.ingress?.find((rule) => rule.ports?.some((entry) => entry.port === port));
+  const KUBE_DNS = {
+    to: [
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
+        podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+      },
+    ],
+    ports: [
+      { port: 53, protocol: 'UDP' },
+      { port: 53, protocol: 'TCP' },
+    ],
+  };
+  const otlpPorts = (app: Record<string, unknown>) =>
+    policyOf(render({ networkPolicy: { enabled: true }, app: { otel: app } }))
+      .spec?.egress?.slice(1)
+      .flatMap((rule) => rule.ports);
 
   it('is off by default', () => {
     expect(render().map((object) => object.kind)).not.toContain('NetworkPolicy');
   });
 
-  it('lets anyone reach http when no peers are listed, and only the monitoring namespace reach metrics', () => {
+  it('lets anyone reach http, only the monitoring namespace reach metrics, and the pods reach only the cluster DNS', () => {
     const policy = policyOf(render({ networkPolicy: { enabled: true } }));
 
     expect(policy.spec?.podSelector).toEqual({ matchLabels: WEB_PODS });
-    expect(policy.spec?.policyTypes).toEqual(['Ingress']);
+    expect(policy.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
     expect(ruleFor(policy, 'http')?.from).toBeUndefined();
     expect(ruleFor(policy, 'metrics')?.from).toEqual([
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
     ]);
     expect(policy.spec?.ingress).toHaveLength(2);
+    expect(policy.spec?.egress).toEqual([KUBE_DNS]);
   });
 
-  it('limits http to the listed peers, plus the chart’s helm test pod', () => {
+  it('limits http to the listed peers plus the chart’s helm test pod, opens metrics to each listed scraper, and adds the extra rules', () => {
     const policy = policyOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
 
     expect(ruleFor(policy, 'http')?.from).toEqual([
@@ -159,6 +176,55 @@ describe('network policy', () => {
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } },
         podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
       },
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } },
     ]);
+    expect(policy.spec?.ingress?.at(-1)).toEqual({
+      from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'synthetic-checker' } } }],
+      ports: [{ port: 'http', protocol: 'TCP' }],
+    });
+    expect(policy.spec?.egress).toEqual([
+      KUBE_DNS,
+      {
+        ports: [{ port: 4318, protocol: 'TCP' }],
+        to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } }],
+      },
+      { to: [{ ipBlock: { cidr: '203.0.113.10/32' } }], ports: [{ port: 5432, protocol: 'TCP' }] },
+    ]);
+  });
+
+  it("lets traces out on the OTLP endpoints' ports, read from their URLs, and not at all with the SDK off", () => {
+    expect(otlpPorts({ exporterOtlpEndpoint: 'http://collector.otel:4318' })).toEqual([{ port: 4318, protocol: 'TCP' }]);
+    expect(
+      otlpPorts({ exporterOtlpEndpoint: 'http://collector.otel', exporterOtlpTracesEndpoint: 'https://traces.example/v1/traces' }),
+    ).toEqual([
+      { port: 80, protocol: 'TCP' },
+      { port: 443, protocol: 'TCP' },
+    ]);
+    expect(otlpPorts({ exporterOtlpEndpoint: 'http://a:4318', exporterOtlpTracesEndpoint: 'http://b:4318/v1/traces' })).toEqual([
+      { port: 4318, protocol: 'TCP' },
+    ]);
+    expect(otlpPorts({ exporterOtlpEndpoint: 'http://collector.otel:4318', sdkDisabled: true })).toEqual([]);
+  });
+
+  it('refuses a policy that lets no Prometheus scrape while the alert rules are on, and the old single-namespace key', () => {
+    // The alert rules' check (alert-targets.test.ts) reads the policy as rendered.
+    expect(
+      renderError({
+        networkPolicy: { enabled: true, metrics: { from: [] } },
+        serviceMonitor: { enabled: true },
+        prometheusRule: { enabled: true },
+      }),
+    ).toContain('networkPolicy lets no pod reach the metrics port');
+    const admittedByAnExtraRule = { from: [], ports: [{ port: 'metrics', protocol: 'TCP' }] };
+    expect(
+      render({
+        networkPolicy: { enabled: true, metrics: { from: [] }, extraIngress: [admittedByAnExtraRule] },
+        serviceMonitor: { enabled: true },
+        prometheusRule: { enabled: true },
+      }).map((object) => object.kind),
+    ).toContain('PrometheusRule');
+    expect(ruleFor(policyOf(render({ networkPolicy: { enabled: true, metrics: { from: [] } } })), 'metrics')).toBeUndefined();
+    expect(renderError({ networkPolicy: { enabled: true, metrics: { namespace: 'monitoring' } } })).toMatch(/namespace/);
+    expect(renderError({ networkPolicy: { enabled: true, egress: { dns: { to: [] } } } })).toMatch(/dns/);
   });
 });

@@ -46,6 +46,37 @@ describe('chainRemovalScript', () => {
     );
   });
 
+  test("removes kube-router's jumps from the built-in chains and its policy chains, whatever they refer to", () => {
+    const saved = [
+      '*filter',
+      ':INPUT ACCEPT [0:0]',
+      ':FORWARD DROP [0:0]',
+      ':KUBE-ROUTER-INPUT - [0:0]',
+      ':KUBE-ROUTER-FORWARD - [0:0]',
+      ':KUBE-POD-FW-ABCDEF - [0:0]',
+      ':KUBE-NWPLCY-GHIJKL - [0:0]',
+      '-A INPUT -m comment --comment "kube-router netpol - 4IA2OSFRMVNDXBVV" -j KUBE-ROUTER-INPUT',
+      '-A FORWARD -m comment --comment "kube-router netpol - TEMCG2JMHZYE7H7T" -j KUBE-ROUTER-FORWARD',
+      '-A KUBE-ROUTER-FORWARD -m physdev --physdev-is-bridged -d 198.18.64.9/32 -j KUBE-POD-FW-ABCDEF',
+      '-A KUBE-POD-FW-ABCDEF -j KUBE-NWPLCY-GHIJKL',
+      '-A KUBE-NWPLCY-GHIJKL -m set --match-set KUBE-SRC-XYZ src -j MARK --set-xmark 0x10000/0x10000',
+      'COMMIT',
+      '',
+    ].join('\n');
+    expect(chainRemovalScript(saved)).toBe(
+      [
+        '*filter',
+        '-D INPUT -m comment --comment "kube-router netpol - 4IA2OSFRMVNDXBVV" -j KUBE-ROUTER-INPUT',
+        '-D FORWARD -m comment --comment "kube-router netpol - TEMCG2JMHZYE7H7T" -j KUBE-ROUTER-FORWARD',
+        ...['-F', '-X'].flatMap((flag) =>
+          ['KUBE-ROUTER-INPUT', 'KUBE-ROUTER-FORWARD', 'KUBE-POD-FW-ABCDEF', 'KUBE-NWPLCY-GHIJKL'].map((chain) => `${flag} ${chain}`),
+        ),
+        'COMMIT',
+        '',
+      ].join('\n'),
+    );
+  });
+
   test("leaves Docker's and the machine's chains alone, and says nothing when the cluster left none", () => {
     expect(chainRemovalScript('*filter\n:INPUT ACCEPT [0:0]\n:DOCKER-USER - [0:0]\n-A FORWARD -j DOCKER-USER\nCOMMIT\n')).toBe('');
   });
