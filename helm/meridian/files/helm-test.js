@@ -41,7 +41,7 @@ async function main() {
     if (typeof body.id !== 'string' || body.id === '') throw new Error(`/builds/latest.json has no build id: ${JSON.stringify(body)}`);
     if (expected && body.id !== expected && !(canarySite && body.canary === expected)) {
       throw new Error(
-        `/builds/latest.json names build ${body.id}${body.canary ? ` and the canary ${body.canary}` : ''}, expected ${expected}`,
+        `/builds/latest.json serves build ${body.id}${body.canary ? ` and the canary ${body.canary}` : ''}, expected ${expected}`,
       );
     }
     return body;
