@@ -3,7 +3,7 @@ import { TEST_BUILDS } from '../../../tools/lib/builds.mjs';
 import { waitFor } from '../../../tools/lib/wait.mjs';
 import { parseSeries, request, scrape } from '../support/http';
 import { freePort, portOf, startServer, type RunningServer } from '../support/server-process';
-import { switchableService, type SwitchableService } from '../support/switchable-service';
+import { switchableService, type SwitchableService } from '../../support/release-services';
 
 // Two real builds side by side, as during a canary release: A stable, B the canary, each
 // process told the addresses of the stable and canary Services (stand-ins Argo Rollouts
