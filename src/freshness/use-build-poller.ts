@@ -4,7 +4,7 @@ import { LATEST_BUILD_PATH } from '@/shared/site-paths';
 import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
-import { CURRENT_BUILD_ID } from './current-build';
+import { CURRENT_BUILD_ID } from '@/shared/current-build';
 import { loadNavigationsInFull } from './full-load-navigation';
 
 async function fetchLatest() {

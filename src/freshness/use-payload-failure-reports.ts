@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { reportTelemetry } from '@/shared/telemetry-client';
-import { CURRENT_BUILD_ID } from './current-build';
+import { CURRENT_BUILD_ID } from '@/shared/current-build';
 
 /** Router payload fetches (`?_rsc=`) that failed, as the browser's resource timing saw them. */
 function watchPayloadFailures(): () => void {
