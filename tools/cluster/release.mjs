@@ -2,8 +2,10 @@
 // install and upgrade with one `helm upgrade --install --wait` from an explicit
 // values file and the build id as the image tag, rollback, helm test.
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { ROOT } from '../lib/app-server.mjs';
+import { waitFor } from '../lib/wait.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 /** @typedef {{ release: string, namespace: string }} ReleaseRef */
@@ -115,12 +117,42 @@ export async function releaseObjects(kind, { release, namespace }) {
   return JSON.parse(stdout).items;
 }
 
+/** Answers in a row, each on a new connection, that make the NodePort steady (2^-19 to miss one of two endpoints). */
+const STEADY_ANSWERS = 20;
+
 /**
- * Resolves once the release answers through its NodePort on loopback. helm --wait
- * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
- * and until then the Service refuses connections.
+ * The status of one GET on a connection of its own, so that kube-proxy picks an endpoint for it.
+ * @param {string} url
+ * @returns {Promise<number>}
+ */
+function statusOnNewConnection(url) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 5_000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * Resolves once the release answers steadily through its NodePort on loopback. helm --wait
+ * returns when the pods are Ready; kube-proxy programs their endpoints a moment later, one
+ * by one, and until then a connection sent to an endpoint not yet programmed fails: one 200
+ * may only mean that one endpoint is in.
  * @param {number} nodePort
  */
 export function waitForNodePort(nodePort) {
-  return waitForHttp(`http://127.0.0.1:${nodePort}/readyz`, 30_000);
+  const url = `http://127.0.0.1:${nodePort}/readyz`;
+  return waitFor(
+    `the NodePort ${nodePort} to answer ${STEADY_ANSWERS} connections in a row`,
+    async () => {
+      for (let answered = 0; answered < STEADY_ANSWERS; answered += 1) {
+        const status = await statusOnNewConnection(url);
+        if (status !== 200) throw new Error(`HTTP ${status} after ${answered} in a row`);
+      }
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
 }
