@@ -24,9 +24,17 @@ const bin = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', '.bi
  */
 function run(label, command, args) {
   console.log(`\n=== ${label} ===`);
+  const began = Date.now();
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  timings.push({ label: label.replace(/ \(.*$/, ''), ms: Date.now() - began });
   return result.status === 0;
 }
+
+/** Each suite's wall time, for the summary: the budgets (docs/testing.md) are read against it. */
+/** @type {{ label: string, ms: number }[]} */
+const timings = [];
+const startedAt = Date.now();
+const minutes = (/** @type {number} */ ms) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 
 /**
  * The outcome of the JSON report `name`, read by `toOutcome`; a failure when it is missing.
@@ -87,5 +95,6 @@ for (const failure of [...unit.failures, ...cluster.failures, ...e2e.failures]) 
 console.log(
   `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
 );
+console.log(`timings: ${timings.map(({ label, ms }) => `${label} ${minutes(ms)}`).join('; ')}; all ${minutes(Date.now() - startedAt)}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);
