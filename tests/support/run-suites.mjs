@@ -2,12 +2,14 @@
 // suites drive, type-checks and lints, runs the unit tests, the integration
 // tests (real server processes) and the deployment tests (the Docker image and
 // compose stack on a Docker engine they install and start themselves, the Helm
-// chart with the real helm; the chart on a local Kubernetes cluster built from its
-// Go modules), then the end-to-end tests in Chromium, and closes
-// with every failure named and one line of totals. The host suites share one
-// production build; the deployment tests build the Docker image.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// chart with the real helm), the end-to-end tests in Chromium, then the chart on a
+// local Kubernetes cluster built from its Go modules (built in the background from
+// the start), and closes with every failure named, each suite's time and one line
+// of totals. The host suites share one production build; the deployment tests build
+// the Docker image.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
@@ -52,6 +54,15 @@ rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 ensureBrowser();
 
+// The Go-built tools of the cluster suite, built meanwhile (tests/support/build-go-tools.mjs);
+// their output goes to a file, not between the other suites' lines.
+const goToolsLog = path.join(RESULTS, 'go-tools-build.log');
+const goTools = spawn('nice', ['-n', '19', process.execPath, path.join(ROOT, 'tests', 'support', 'build-go-tools.mjs')], {
+  cwd: ROOT,
+  stdio: ['ignore', openSync(goToolsLog, 'w'), openSync(goToolsLog, 'a')],
+});
+const goToolsBuilt = once(goTools, 'exit');
+
 const outcomes = [];
 // The same commands a developer runs, so the suite and `npm run lint` cannot disagree.
 outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
@@ -71,6 +82,12 @@ outcomes.push(
     'unit-report.json',
   ),
 );
+outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
+console.log(`\n=== the cluster suite's Go-built tools (${path.relative(ROOT, goToolsLog)}) ===`);
+const waitedFrom = Date.now();
+const [goToolsExit] = await goToolsBuilt;
+timings.push({ label: 'waiting for the Go builds', ms: Date.now() - waitedFrom });
+console.log(goToolsExit === 0 ? 'built' : `the background build failed (exit ${goToolsExit}): the cluster suite's set-up builds them`);
 // A run of its own: vitest starts every project's global set-up before any test, and the
 // cluster's (images, a Kubernetes build on a new machine, the control plane) should
 // neither delay the other suites nor compete with their load tests for the CPUs.
@@ -81,7 +98,6 @@ outcomes.push(
     'cluster-report.json',
   ),
 );
-outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
 /** @param {import('vitest/reporters').JsonTestResults} report */
 const fromVitest = (report) => vitestOutcome(report, ROOT);
