@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
-import { playwrightOutcome, vitestOutcome } from './test-reports.mjs';
+import { fileTimings, playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -103,6 +103,8 @@ outcomes.push(
 const fromVitest = (report) => vitestOutcome(report, ROOT);
 const unit = readOutcome('unit-report.json', fromVitest);
 const cluster = readOutcome('cluster-report.json', fromVitest);
+const clusterReport = path.join(RESULTS, 'cluster-report.json');
+const clusterFiles = existsSync(clusterReport) ? fileTimings(JSON.parse(readFileSync(clusterReport, 'utf8')), ROOT) : [];
 const e2e = readOutcome('e2e-report.json', playwrightOutcome);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + cluster.passed + e2e.passed;
@@ -111,6 +113,8 @@ for (const failure of [...unit.failures, ...cluster.failures, ...e2e.failures]) 
 console.log(
   `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
 );
+if (clusterFiles.length)
+  console.log(`cluster files: ${clusterFiles.map(({ file, ms }) => `${path.basename(file)} ${minutes(ms)}`).join('; ')}`);
 console.log(`timings: ${timings.map(({ label, ms }) => `${label} ${minutes(ms)}`).join('; ')}; all ${minutes(Date.now() - startedAt)}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);
