@@ -24,6 +24,7 @@ import { originForm } from './edge/request-target';
 import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
+import type { CacheBusting } from './next/next-adapter';
 import type { PreparedNext } from './next/next-app';
 import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import type { PrerenderedPage } from './pages/prerendered-pages';
@@ -31,6 +32,8 @@ import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
+import type { PagePayloads } from './router-payloads/router-payloads';
+import { answerRouterPayload, routerPayloadsOf } from './router-payloads/serve-router-payload';
 import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
@@ -41,6 +44,10 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
+  /** The prerendered pages' router payloads, by the page's internal path. */
+  routerPayloads: ReadonlyMap<string, PagePayloads>;
+  /** Next's check of a router request's `_rsc`, lent (serving/next/next-adapter.ts). */
+  cacheBusting: CacheBusting;
   /** The build's assets and public/, by URL path. */
   files: ReadonlyMap<string, ServedFile>;
   buildFiles: BuildFiles;
@@ -111,6 +118,8 @@ export function createRequestListener(deps: PipelineDeps) {
       // chunk error and recovers, and no cache keeps the miss.
       return answerPlainText(req, res, 404, 'Not Found');
     }
+    const payloads = routerPayloadsOf(req, route, deps.routerPayloads);
+    if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
     if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     const next = deps.next();

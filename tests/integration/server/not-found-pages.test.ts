@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, localizedPath } from '@/shared/locales';
-import { ROOT, waitForHttp } from '../../../tools/lib/app-server.mjs';
 import { logLine, request } from '../support/http';
-import { freePort, startServer, type RunningServer } from '../support/server-process';
+import { startNextServer, type RunningNext } from '../support/next-server';
+import { startServer, type RunningServer } from '../support/server-process';
 
 /**
  * Our entry answers not-found page loads from a template it had Next render at
@@ -23,23 +21,17 @@ function comparable(html: string): { markup: string; payloadRows: string[] } {
 }
 
 let ours: RunningServer;
-let next: ChildProcess;
+let next: RunningNext;
 let nextUrl: string;
 
 beforeAll(async () => {
   ours = await startServer();
-  const port = await freePort();
-  // Next's server.js must believe it is "localhost", or it reads the locale rewrites as external.
-  next = spawn(process.execPath, [path.join(ROOT, '.next', 'standalone', 'server.js')], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), HOSTNAME: 'localhost' },
-    stdio: 'ignore',
-  });
-  nextUrl = `http://localhost:${port}`;
-  await waitForHttp(`${nextUrl}/robots.txt`);
+  next = await startNextServer();
+  nextUrl = next.url;
 });
 
 afterAll(async () => {
-  next?.kill();
+  next?.stop();
   await ours?.stop();
 });
 
