@@ -6,7 +6,8 @@ import { logRequestFailure } from '@/server/observability/access-log';
 import type { MeteredResponse } from '@/server/observability/metered-response';
 import type { Metrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
-import { ROUTER_STATE_TREE_HEADER } from '@/shared/router-headers';
+import { isFilePath } from '@/i18n/routing';
+import { ROUTER_STATE_TREE_HEADER, ROUTER_VARY } from '@/shared/router-headers';
 import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
@@ -33,7 +34,7 @@ import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
 import type { PagePayloads } from './router-payloads/router-payloads';
-import { answerRouterPayload, routerPayloadsOf } from './router-payloads/serve-router-payload';
+import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
 import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
@@ -120,7 +121,8 @@ export function createRequestListener(deps: PipelineDeps) {
     }
     const payloads = routerPayloadsOf(req, route, deps.routerPayloads);
     if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
-    if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
+    if (isFilePath(pathname)) return answerMissingFile(req, res, route);
+    if (serveNotFound(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     const next = deps.next();
     if (!next) return answerPlainText(req, res, 503, 'starting');
@@ -130,6 +132,13 @@ export function createRequestListener(deps: PipelineDeps) {
     }
     const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
     return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
+  }
+
+  /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */
+  async function answerMissingFile(req: IncomingMessage, res: ServerResponse, route: RequestRoute): Promise<void> {
+    if (req.headers.rsc === '1' && (await redirectedForCacheBusting(req, res, route, deps.cacheBusting, deps.buildId))) return;
+    res.setHeader('Vary', ROUTER_VARY);
+    answerPlainText(req, res, 404, 'Not Found');
   }
 
   /** The last answer to a request that threw: a 500 if nothing was sent yet, else the connection cut. */

@@ -20,6 +20,15 @@ function comparable(html: string): { markup: string; payloadRows: string[] } {
   return { markup, payloadRows: payload.join('').split('\\n').sort() };
 }
 
+/** The page with its path, and each segment of it in the router payload, replaced by markers. */
+function withPathMarked(html: string, pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean);
+  return segments.reduce(
+    (text, segment, index) => text.replaceAll(`\\"${segment}\\"`, `\\"segment-${index}\\"`),
+    html.replaceAll(pathname, '/marked'),
+  );
+}
+
 let ours: RunningServer;
 let next: RunningNext;
 let nextUrl: string;
@@ -68,6 +77,66 @@ describe('not-found pages from a template', () => {
     expect(fromTemplate.headers['cache-control']).toBe(rendered.headers['cache-control']);
     expect(comparable(fromTemplate.body)).toEqual(comparable(rendered.body));
   });
+
+  it.each(['/api/some-endpoint', '/api/deeper/still-further', '/_next/unknown-thing', '/_next/img-unknown', '/_next/data/some-build'])(
+    '%s, a path the locale rules pass by: the English not-found page naming it, from memory',
+    async (pathname) => {
+      // A path of the same shape that is an ordinary English 404 (compared with Next's above).
+      const ordinary = pathname
+        .split('/')
+        .map((segment, index) => String.fromCharCode(111 + index).repeat(segment.length))
+        .join('/');
+      const headers = { 'accept-encoding': 'identity' };
+      const [passed, plain, rendered] = await Promise.all([
+        request(`${ours.url}${pathname}`, { headers }),
+        request(`${ours.url}${ordinary}`, { headers }),
+        request(`${nextUrl}${pathname}`, { headers }),
+      ]);
+      expect(passed.status).toBe(404);
+      expect(passed.body).toContain(`Page not found: ${pathname}`);
+      expect(withPathMarked(passed.body, pathname)).toBe(withPathMarked(plain.body, ordinary));
+      expect(passed.headers['cache-control']).toBe(rendered.headers['cache-control']);
+      expect(passed.headers['content-type']).toBe(rendered.headers['content-type']);
+      // Next streams the page it renders; the template is sent whole.
+      expect(rendered.headers['content-length']).toBeUndefined();
+      expect(Number(passed.headers['content-length'])).toBe(Buffer.byteLength(passed.body));
+    },
+  );
+
+  it.each(['/x.php', '/wp-login.php', '/api/x.php', '/_next/data/build/x.json', '/ja/x.env', '/.git/config.bak'])(
+    '%s, a file the site lacks: the plain 404 of the rewrite in next.config.js, from memory',
+    async (pathname) => {
+      for (const [method, routerHeaders] of [
+        ['GET', {}],
+        ['HEAD', {}],
+        ['GET', { rsc: '1' }],
+        ['GET', { rsc: '1', 'next-router-prefetch': '1' }],
+      ] as const) {
+        let target = pathname;
+        let [mine, nexts] = await Promise.all([
+          request(`${ours.url}${target}`, { method, headers: routerHeaders }),
+          request(`${nextUrl}${target}`, { method, headers: routerHeaders }),
+        ]);
+        if ('rsc' in routerHeaders) {
+          // A router request without its `_rsc` hash is first sent to the URL with it, by both.
+          expect(mine.status).toBe(307);
+          expect(mine.headers.location).toBe(nexts.headers.location);
+          target = mine.headers.location ?? '';
+          [mine, nexts] = await Promise.all([
+            request(`${ours.url}${target}`, { method, headers: routerHeaders }),
+            request(`${nextUrl}${target}`, { method, headers: routerHeaders }),
+          ]);
+        }
+        expect(mine.status, `${method} ${target}`).toBe(404);
+        expect(nexts.status).toBe(404);
+        expect(mine.body).toBe(nexts.body);
+        for (const name of ['content-type', 'cache-control', 'vary']) expect(mine.headers[name], name).toBe(nexts.headers[name]);
+        // Next answers through its route handler, streamed; ours is written whole.
+        expect(nexts.headers['content-length']).toBeUndefined();
+        expect(mine.headers['content-length']).toBe('10');
+      }
+    },
+  );
 
   it('answers HEAD with the headers only', async () => {
     const reply = await request(`${ours.url}/ja/nope`, { method: 'HEAD' });

@@ -32,6 +32,40 @@ export function routerPayloadsOf(
   return payloads.get(route.decision.internalPathname);
 }
 
+function cacheBustingHeadersOf(req: IncomingMessage): CacheBustingHeaders {
+  return {
+    prefetch: headerOf(req, 'next-router-prefetch'),
+    segmentPrefetch: headerOf(req, 'next-router-segment-prefetch'),
+    stateTree: headerOf(req, 'next-router-state-tree'),
+    nextUrl: headerOf(req, 'next-url'),
+  };
+}
+
+/**
+ * Next's first answer to a router request (`RSC: 1`) whose `_rsc` is not the
+ * hash of its router headers: a 307 to the same URL with the right one. True
+ * when it was sent.
+ */
+export async function redirectedForCacheBusting(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RequestRoute,
+  cacheBusting: CacheBusting,
+  deploymentId: string,
+  headers: CacheBustingHeaders = cacheBustingHeadersOf(req),
+): Promise<boolean> {
+  const sent = new URLSearchParams(route.query).getAll(CACHE_BUSTING_PARAM);
+  // Next reads a repeated `_rsc` as a list, which matches no hash.
+  if (sent.length === 1 && (await cacheBusting.matches(headers, sent[0] ?? null))) return false;
+  res.statusCode = 307;
+  res.setHeader('Location', await cacheBusting.redirectTarget(req.url ?? '/', headers));
+  res.setHeader('x-nextjs-deployment-id', deploymentId);
+  if (route.decision.kind === 'serve' && route.decision.variesByLanguage) res.setHeader('Vary', VARY_BY_LANGUAGE_HEADER);
+  res.setHeader('Content-Length', 0);
+  res.end();
+  return true;
+}
+
 /**
  * Answers a router request of a prerendered page (`page`, from routerPayloadsOf)
  * from memory as Next answers it: the `_rsc` hash checked by Next's own rule (a
@@ -52,29 +86,14 @@ export async function answerRouterPayload(
 ): Promise<void> {
   if (route.decision.kind !== 'serve') return;
   const byLanguage = route.decision.variesByLanguage;
-  const headers: CacheBustingHeaders = {
-    prefetch: headerOf(req, 'next-router-prefetch'),
-    segmentPrefetch: headerOf(req, 'next-router-segment-prefetch'),
-    stateTree: headerOf(req, 'next-router-state-tree'),
-    nextUrl: headerOf(req, 'next-url'),
-  };
+  const headers = cacheBustingHeadersOf(req);
   if (byLanguage) {
     // What the locale proxy's rewrite of the root says (src/proxy.ts), as Next passes it on.
     const internal = route.decision.internalPathname;
     res.setHeader('x-middleware-rewrite', route.query ? `${internal}?${route.query}` : internal);
     res.setHeader('x-nextjs-rewritten-path', internal);
   }
-  const sent = new URLSearchParams(route.query).getAll(CACHE_BUSTING_PARAM);
-  // Next reads a repeated `_rsc` as a list, which matches no hash.
-  if (sent.length > 1 || !(await cacheBusting.matches(headers, sent[0] ?? null))) {
-    res.statusCode = 307;
-    res.setHeader('Location', await cacheBusting.redirectTarget(req.url ?? '/', headers));
-    res.setHeader('x-nextjs-deployment-id', deploymentId);
-    if (byLanguage) res.setHeader('Vary', VARY_BY_LANGUAGE_HEADER);
-    res.setHeader('Content-Length', 0);
-    res.end();
-    return;
-  }
+  if (await redirectedForCacheBusting(req, res, route, cacheBusting, deploymentId, headers)) return;
   let payload: RouterPayload | undefined = page.full;
   if (headers.prefetch === '1' && headers.segmentPrefetch !== undefined) {
     payload = page.segments.get(headers.segmentPrefetch);
