@@ -1,7 +1,8 @@
 // What the most expensive request a visitor can send costs, against a page, in one run:
-// each kind of request below, by wrk (1 thread, 10 connections) for BENCH_DURATION_S in
-// BENCH_COST_ROUNDS alternating rounds (default 2) against one server (our entry,
-// access log on); its cost is the page's req/s over its own (≤ 2×). Then a flood of the
+// each kind of request below, by wrk (1 thread, 10 connections) for BENCH_DURATION_S after
+// BENCH_WARMUP_S in BENCH_COST_ROUNDS alternating rounds (default 2), each against a fresh
+// server (our entry, access log on: what Next's renders leave in the heap would slow the
+// kinds measured after them); its cost is the page's req/s over its own (≤ 2×). Then a flood of the
 // most expensive kind for BENCH_FLOOD_S (default 180) against a fresh server: its peak
 // resident memory (VmHWM, ≤ 180 MiB), its RSS once a second and its 5xx answers (0),
 // counted by the server's own request counter.
@@ -56,8 +57,23 @@ function routerHeaders(router) {
  * @returns {Promise<RequestKind[]>}
  */
 export async function requestKinds() {
+  // The state a tab on /ja sends (as Chromium sent it), which Next's parser reads.
   const tree = encodeURIComponent(
-    JSON.stringify(['', { children: [['locale', 'ja', 'd', null], { children: ['__PAGE__', {}] }] }, null, null, true]),
+    JSON.stringify([
+      '',
+      {
+        children: [
+          ['locale', 'ja', 'd', null],
+          { children: ['(default)', { children: ['__PAGE__', {}, null, null, 512] }, null, null, 512] },
+          null,
+          null,
+          66064,
+        ],
+      },
+      null,
+      null,
+      131600,
+    ]),
   );
   const navigation = { tree };
   const prefetch = { prefetch: '1', segment: '/_tree' };
@@ -146,25 +162,31 @@ async function preflight(baseUrl, kinds) {
 export async function measureRequestCost({ durationS, warmupS, rounds, floodS }) {
   heading(`What each kind of request costs against a page (wrk, 1 thread, 10 connections, ${rounds} alternating rounds)`);
   const kinds = await requestKinds();
-  const server = await startOurs({ name: 'ours (access log on)' });
   /** @type {Record<string, number[]>} */
   const rpsByKind = {};
+  const probe = await startOurs({ name: 'ours (access log on)' });
   /** @type {Record<string, number>} */
   let statuses = {};
   try {
-    statuses = await preflight(server.url, kinds);
-    log(`  statuses: ${kinds.map((kind) => `${kind.id} ${statuses[kind.id]}`).join(', ')}`);
-    for (const kind of kinds)
-      await runWrk(server.url, { durationS: warmupS, threads: 1, headers: kind.headers, script: SCRIPT, scriptArgs: [kind.path] });
-    for (let r = 1; r <= rounds; r += 1) {
-      for (const kind of r % 2 ? kinds : [...kinds].reverse()) {
-        const run = await runWrk(server.url, { durationS, threads: 1, headers: kind.headers, script: SCRIPT, scriptArgs: [kind.path] });
+    statuses = await preflight(probe.url, kinds);
+  } finally {
+    await probe.stop();
+  }
+  log(`  statuses: ${kinds.map((kind) => `${kind.id} ${statuses[kind.id]}`).join(', ')}`);
+  for (let r = 1; r <= rounds; r += 1) {
+    for (const kind of r % 2 ? kinds : [...kinds].reverse()) {
+      // A fresh server for each: what Next's renders leave in the heap slows every later request.
+      const server = await startOurs({ name: 'ours (access log on)' });
+      try {
+        const wrkOptions = { threads: 1, headers: kind.headers, script: SCRIPT, scriptArgs: [kind.path] };
+        await runWrk(server.url, { ...wrkOptions, durationS: warmupS });
+        const run = await runWrk(server.url, { ...wrkOptions, durationS });
         (rpsByKind[kind.id] ??= []).push(run.rps);
         log(`  round ${r}  ${kind.label.padEnd(34)} ${run.rps.toFixed(0).padStart(7)} req/s  p99 ${run.p99Ms.toFixed(2)} ms`);
+      } finally {
+        await server.stop();
       }
     }
-  } finally {
-    await server.stop();
   }
   const table = costTable(kinds, rpsByKind);
   log(

@@ -64,6 +64,12 @@ describe('not-found pages from a template', () => {
     `/${'long'.repeat(80)}`,
     '/ja/e2e-fixtures',
     '/wp-admin/install.php%00',
+    '/nope?x=1',
+    "/ja/nope/deeper?a=1&b=%20c&d=e:f@g!h$i'j(k)l*m+n,o;p/q?r",
+    '/zh-CN/nope?q=%E4%B8%AD',
+    '/nope?',
+    `/nope?q=${'x'.repeat(900)}`,
+    '/nope?b=2&a=1&b=3&2=x&c',
     ...LOCALES.map((locale) => localizedPath(locale, '/every-locale/spliced')),
   ])('%s: the same page as Next renders', async (pathname) => {
     const headers = { 'accept-encoding': 'identity' };
@@ -102,6 +108,14 @@ describe('not-found pages from a template', () => {
       expect(Number(passed.headers['content-length'])).toBe(Buffer.byteLength(passed.body));
     },
   );
+
+  it('/_next/image with its query: the English not-found page, from memory, its payload carrying the query as Next writes it', async () => {
+    const reply = await request(`${ours.url}/_next/image?url=%2Fa.png&w=640&q=75`, { headers: { 'accept-encoding': 'identity' } });
+    expect(reply.status).toBe(404);
+    expect(reply.body).toContain('Page not found: /_next/image');
+    expect(reply.body).toContain('\\"image?url=%2Fa.png\\u0026w=640\\u0026q=75\\"],\\"q\\":\\"?url=%2Fa.png\\u0026w=640\\u0026q=75\\"');
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
+  });
 
   it.each(['/x.php', '/wp-login.php', '/api/x.php', '/_next/data/build/x.json', '/ja/x.env', '/.git/config.bak'])(
     '%s, a file the site lacks: the plain 404 of the rewrite in next.config.js, from memory',

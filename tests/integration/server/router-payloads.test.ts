@@ -153,6 +153,17 @@ describe('router payloads of prerendered pages', () => {
     expect(mine).toEqual(expectedOf(target.split('?')[0] ?? '', nexts));
   });
 
+  it('checks the hash of headers it has seen before as strictly as the first time', async () => {
+    const headers = { rsc: '1', 'next-router-state-tree': stateTree('zh-CN'), 'next-url': '/zh-CN' };
+    const right = await withHash('/zh-CN', headers);
+    for (let time = 0; time < 3; time += 1) {
+      expect((await ask(ours.url, right, headers)).status).toBe(200);
+      const wrong = await ask(ours.url, `${right}x`, headers);
+      expect(wrong.status).toBe(307);
+      expect(wrong.headers.location).toBe(right);
+    }
+  });
+
   it('answers HEAD with the headers of the GET and no body', async () => {
     const headers = { rsc: '1', 'next-router-prefetch': '1', 'next-router-segment-prefetch': '/_tree', 'accept-encoding': 'gzip' };
     const target = await withHash('/ja', headers);

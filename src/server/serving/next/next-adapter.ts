@@ -83,11 +83,17 @@ export interface CacheBustingHeaders {
 }
 
 export interface CacheBusting {
-  /** Whether `sent` (the request's first `_rsc`, null without one) is the hash Next expects of `headers`, in either of its forms. */
-  matches(headers: CacheBustingHeaders, sent: string | null): Promise<boolean>;
+  /**
+   * Whether `sent` (the request's first `_rsc`, null without one) is the hash Next expects of
+   * `headers`, in either of its forms: at once when these headers were seen lately.
+   */
+  matches(headers: CacheBustingHeaders, sent: string | null): boolean | Promise<boolean>;
   /** Where Next redirects a payload request whose `_rsc` does not match: `target` with the expected one. */
   redirectTarget(target: string, headers: CacheBustingHeaders): Promise<string>;
 }
+
+const MAX_REMEMBERED = 256;
+const MAX_REMEMBERED_KEY = 4096;
 
 type Hashes = {
   computeCacheBustingSearchParam?: (...headers: (string | undefined)[]) => Promise<string>;
@@ -119,10 +125,28 @@ export function cacheBusting(requireFromBuild: NodeJS.Require): CacheBusting {
     );
   }
   const args = (headers: CacheBustingHeaders) => [headers.prefetch, headers.segmentPrefetch, headers.stateTree, headers.nextUrl];
+  // A tab sends the same few router headers again and again: each one's hash (Web Crypto, a
+  // trip to the thread pool) is remembered, boundedly, as negotiation.ts remembers codings.
+  const remembered = new Map<string, string>();
+  const keyOf = (headers: CacheBustingHeaders) =>
+    args(headers)
+      .map((value) => (value === undefined ? '\u0000' : value))
+      .join('\u0001');
+  const expectedOf = async (headers: CacheBustingHeaders, key: string) => {
+    const hash = await expected(...args(headers));
+    if (key.length <= MAX_REMEMBERED_KEY) {
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(key, hash);
+    }
+    return hash;
+  };
   return {
-    async matches(headers, sent) {
+    matches(headers, sent) {
       if (sent === null) return false;
-      return (await expected(...args(headers))) === sent || legacy(...args(headers)) === sent;
+      const key = keyOf(headers);
+      const known = remembered.get(key);
+      if (known !== undefined) return known === sent || legacy(...args(headers)) === sent;
+      return expectedOf(headers, key).then((hash) => hash === sent || legacy(...args(headers)) === sent);
     },
     async redirectTarget(target, headers) {
       const location = new URL(target, 'http://localhost');

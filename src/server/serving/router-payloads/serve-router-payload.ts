@@ -46,17 +46,30 @@ function cacheBustingHeadersOf(req: IncomingMessage): CacheBustingHeaders {
  * hash of its router headers: a 307 to the same URL with the right one. True
  * when it was sent.
  */
-export async function redirectedForCacheBusting(
+export function redirectedForCacheBusting(
   req: IncomingMessage,
   res: ServerResponse,
   route: RequestRoute,
   cacheBusting: CacheBusting,
   deploymentId: string,
   headers: CacheBustingHeaders = cacheBustingHeadersOf(req),
-): Promise<boolean> {
+): boolean | Promise<boolean> {
   const sent = new URLSearchParams(route.query).getAll(CACHE_BUSTING_PARAM);
   // Next reads a repeated `_rsc` as a list, which matches no hash.
-  if (sent.length === 1 && (await cacheBusting.matches(headers, sent[0] ?? null))) return false;
+  const matched = sent.length === 1 && cacheBusting.matches(headers, sent[0] ?? null);
+  if (matched === true) return false;
+  if (matched === false) return redirect(req, res, route, cacheBusting, deploymentId, headers);
+  return matched.then((matches) => !matches && redirect(req, res, route, cacheBusting, deploymentId, headers));
+}
+
+async function redirect(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RequestRoute,
+  cacheBusting: CacheBusting,
+  deploymentId: string,
+  headers: CacheBustingHeaders,
+): Promise<true> {
   res.statusCode = 307;
   res.setHeader('Location', await cacheBusting.redirectTarget(req.url ?? '/', headers));
   res.setHeader('x-nextjs-deployment-id', deploymentId);
@@ -76,14 +89,14 @@ export async function redirectedForCacheBusting(
  * the locale proxy and keeps its Vary by language; bodies come in the
  * smallest coding the client accepts, brotli included (Next only gzips).
  */
-export async function answerRouterPayload(
+export function answerRouterPayload(
   req: IncomingMessage,
   res: ServerResponse,
   route: RequestRoute,
   page: PagePayloads,
   cacheBusting: CacheBusting,
   deploymentId: string,
-): Promise<void> {
+): Promise<void> | void {
   if (route.decision.kind !== 'serve') return;
   const byLanguage = route.decision.variesByLanguage;
   const headers = cacheBustingHeadersOf(req);
@@ -93,7 +106,22 @@ export async function answerRouterPayload(
     res.setHeader('x-middleware-rewrite', route.query ? `${internal}?${route.query}` : internal);
     res.setHeader('x-nextjs-rewritten-path', internal);
   }
-  if (await redirectedForCacheBusting(req, res, route, cacheBusting, deploymentId, headers)) return;
+  const redirected = redirectedForCacheBusting(req, res, route, cacheBusting, deploymentId, headers);
+  if (redirected === false) return answerPayload(req, res, page, headers, byLanguage);
+  if (redirected === true) return;
+  return redirected.then((sent) => {
+    if (!sent) answerPayload(req, res, page, headers, byLanguage);
+  });
+}
+
+/** The payload a router request with the right `_rsc` asks for. */
+function answerPayload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: PagePayloads,
+  headers: CacheBustingHeaders,
+  byLanguage: boolean,
+): void {
   let payload: RouterPayload | undefined = page.full;
   if (headers.prefetch === '1' && headers.segmentPrefetch !== undefined) {
     payload = page.segments.get(headers.segmentPrefetch);
