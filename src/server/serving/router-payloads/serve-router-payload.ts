@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import type { CacheBusting, CacheBustingHeaders } from '@/server/serving/next/next-adapter';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
-import { ROUTER_VARY } from '@/shared/router-headers';
+import {
+  ROUTER_PREFETCH_HEADER,
+  ROUTER_SEGMENT_PREFETCH_HEADER,
+  ROUTER_STATE_TREE_HEADER,
+  ROUTER_VARY,
+  RSC_HEADER,
+  SERVER_ACTION_HEADER,
+} from '@/shared/router-headers';
 import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
 import { PAYLOAD_VARY, type PagePayloads, type RouterPayload } from './router-payloads';
 
@@ -25,18 +32,18 @@ export function routerPayloadsOf(
   route: RequestRoute,
   payloads: ReadonlyMap<string, PagePayloads>,
 ): PagePayloads | undefined {
-  if (route.pageLoad || route.decision.kind !== 'serve' || req.headers.rsc !== '1') return undefined;
+  if (route.pageLoad || route.decision.kind !== 'serve' || req.headers[RSC_HEADER] !== '1') return undefined;
   if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
-  const prefetch = req.headers['next-router-prefetch'];
-  if ((prefetch !== undefined && prefetch !== '1') || req.headers['next-action'] !== undefined) return undefined;
+  const prefetch = req.headers[ROUTER_PREFETCH_HEADER];
+  if ((prefetch !== undefined && prefetch !== '1') || req.headers[SERVER_ACTION_HEADER] !== undefined) return undefined;
   return payloads.get(route.decision.internalPathname);
 }
 
 function cacheBustingHeadersOf(req: IncomingMessage): CacheBustingHeaders {
   return {
-    prefetch: headerOf(req, 'next-router-prefetch'),
-    segmentPrefetch: headerOf(req, 'next-router-segment-prefetch'),
-    stateTree: headerOf(req, 'next-router-state-tree'),
+    prefetch: headerOf(req, ROUTER_PREFETCH_HEADER),
+    segmentPrefetch: headerOf(req, ROUTER_SEGMENT_PREFETCH_HEADER),
+    stateTree: headerOf(req, ROUTER_STATE_TREE_HEADER),
     nextUrl: headerOf(req, 'next-url'),
   };
 }
