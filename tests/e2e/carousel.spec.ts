@@ -68,7 +68,8 @@ test('Swiper takes over without shifting the layout', async ({ page }) => {
   // Shifts are counted from the load event on: on a busy machine Chromium may paint a
   // half-parsed document, and the rest of the header arriving is not Swiper's doing.
   await page.evaluate(() => {
-    const shifts = ((window as unknown as { layoutShifts: number[] }).layoutShifts = []);
+    const shifts: number[] = [];
+    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
     }).observe({ type: 'layout-shift' });
