@@ -177,9 +177,9 @@ function statusOnNewConnection(url) {
  * knocking on the port before kube-proxy has programmed it. helm --wait returns when the
  * pods are Ready; kube-proxy translates the NodePort a moment later, and until then rejects
  * it. A rejected connection leaves a conntrack entry that was never translated (SYN_SENT,
- * 120 s, renewed by each packet that matches it): a later connection from this machine that
- * happens to reuse its source port matches that entry, skips kube-proxy's DNAT and is
- * refused, long after the Service has endpoints. So no probe is sent until the nat table
+ * kept 120 s): a later connection from this machine that happens to reuse its source port
+ * matches that entry, skips kube-proxy's DNAT and is refused, long after the Service has
+ * endpoints. So no probe is sent until the nat table
  * sends the port to exactly the Service's ready endpoints; then new connections must answer.
  * @param {ReleaseRef} ref
  * @param {number} nodePort
