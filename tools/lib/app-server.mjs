@@ -31,10 +31,12 @@ export function waitForHttp(url, timeoutMs = 30_000) {
 /**
  * Runs the production server (our entry) of the current build, or of the build
  * whose entry is given, on `port`. Returns its base URL, its output so far, and
- * a stop() that waits for exit and resolves with the exit code.
- * @param {{ port: number, env?: Record<string, string>, cwd?: string, entry?: string }} options
+ * a stop() that waits for exit and resolves with the exit code. A server not
+ * ready within `readyTimeoutMs` is killed before the error is thrown: nothing
+ * outlives the run that started it.
+ * @param {{ port: number, env?: Record<string, string>, cwd?: string, entry?: string, readyTimeoutMs?: number }} options
  */
-export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY) }) {
+export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY), readyTimeoutMs = 30_000 }) {
   const child = spawn(process.execPath, [entry], {
     cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
@@ -47,7 +49,15 @@ export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(R
   const exited = once(child, 'exit');
   // Once ready, a later exit is expected (stop()): exitAsFailure never leaves it unhandled.
   const diedEarly = exitAsFailure('app-server', exited, () => output);
-  await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]);
+  try {
+    await Promise.race([waitForHttp(`${url}/readyz`, readyTimeoutMs), diedEarly]);
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    throw error;
+  }
   return {
     url,
     output: () => output,
