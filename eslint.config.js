@@ -43,7 +43,7 @@ const SERVER_USES = {
 };
 
 export default tseslint.config(
-  { ignores: ['.next/**', 'node_modules/**', 'bench-results/**', 'test-results/**', 'next-env.d.ts'] },
+  { ignores: ['**/.next/**', 'node_modules/**', 'bench-results/**', 'test-results/**', 'next-env.d.ts'] },
   ...tseslint.configs.recommended,
   // Next's own rules with React's (eslint-config-next bundles eslint-plugin-react-hooks'
   // recommended set, the React Compiler rules included), on the site's code only.

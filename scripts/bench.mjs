@@ -11,18 +11,27 @@
 // BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
 // server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (RSS, peak RSS and
 // V8 heap through BENCH_MIXED_LOAD_S, default 180, of 60 % pages (/ and the build's page
-// routes, /en's 308 included) and 40 % random 404s, half compressed), js, lighthouse (/, /ja,
-// /zh-CN and a 404, BENCH_LIGHTHOUSE_RUNS each, default 3, medians), server-overhead (it
-// includes the memory test), image. Chromium and Lighthouse are only checked when js or lighthouse
-// runs. A partial run writes bench-results/summary-<stages>.json, so the full report in
-// bench-results/summary.json is kept.
+// routes, /en's 308 included) and 40 % random 404s, half compressed), and the page stages,
+// each against the floor (a hello world with the same Next settings, tools/bench/floor.mjs)
+// in the same run: js (JS by the load event and within 6 s), lighthouse (mobile, applied
+// throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5, each followed by
+// the floor; simulated throttling for reference, the 404 page too, BENCH_LIGHTHOUSE_SIMULATED_RUNS
+// rounds, default 3), trace (unthrottled Chromium traces: the main thread's work before the
+// largest paint, and what the CJK typography adds to it on /ja and /zh-CN, BENCH_TRACE_ROUNDS,
+// default 5), html (each page's raw HTML and what it holds);
+// then server-overhead (it includes the memory test), image. Chromium and Lighthouse are only
+// checked when a page stage runs. A partial run writes bench-results/summary-<stages>.json, so
+// the full report in bench-results/summary.json is kept.
 import path from 'node:path';
 import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
-import { measureFirstVisitJs } from '../tools/bench/js-bytes.mjs';
+import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
+import { measureJsAgainstFloor } from '../tools/bench/js-bytes.mjs';
 import { measureLighthouse } from '../tools/bench/lighthouse.mjs';
+import { measurePageHtml, readPageHtml } from '../tools/bench/page-html.mjs';
+import { measurePageTraces, measureTypographyCost } from '../tools/bench/page-trace.mjs';
 import { killBenchServers } from '../tools/bench/bench-servers.mjs';
 import { measureServerMemory } from '../tools/bench/server-memory.mjs';
 import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
@@ -32,7 +41,15 @@ import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'server-overhead', 'image'];
+const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
+/** The stages that load pages in a browser, each beside the floor. */
+const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
+/** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */
+const PAGES = [
+  { id: 'root', path: '/' },
+  { id: 'ja', path: '/ja' },
+  { id: 'zh-CN', path: '/zh-CN' },
+];
 /** The stages BENCH_ONLY selects (all when unset); null for a full run. */
 function selectedStages() {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -54,23 +71,30 @@ async function main() {
   const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
   const ceilingRounds = Math.max(1, Math.round(envNumber('BENCH_CEILING_ROUNDS', 3)));
   const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
-  const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 3)));
+  const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 5)));
+  const simulatedRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_SIMULATED_RUNS', 3)));
+  const traceRounds = Math.max(1, Math.round(envNumber('BENCH_TRACE_ROUNDS', 5)));
   const only = selectedStages();
   const runs = (/** @type {string} */ name) => !only || only.has(name);
   log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
   if (only) log(`BENCH_ONLY: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
 
+  const pageStages = PAGE_STAGES.some(runs);
   heading('Tools');
-  ensureTools({ browser: runs('js') || runs('lighthouse') });
+  ensureTools({ browser: pageStages });
   const build = ensureBuild();
+  if (pageStages) ensureFloorBuild();
 
   const port = await freePort();
   /** @type {Awaited<ReturnType<typeof startApp>> | null} */
   let app = null;
+  /** @type {Awaited<ReturnType<typeof startFloorServer>> | null} */
+  let floor = null;
   const stopApp = async () => {
-    const running = app;
+    const running = [app, floor];
     app = null;
-    if (running) await running.stop();
+    floor = null;
+    for (const server of running) await server?.stop();
   };
   let interrupted = false;
   for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -85,6 +109,7 @@ async function main() {
   // Last resort (e.g. chrome-launcher's own SIGINT handler exits the process): stop() signals synchronously.
   process.once('exit', () => {
     app?.stop();
+    floor?.stop();
     killBenchServers();
   });
 
@@ -94,7 +119,10 @@ async function main() {
     ceiling: null,
     mixedLoad: null,
     js: null,
-    lighthouse: null,
+    lighthouseApplied: null,
+    lighthouseSimulated: null,
+    trace: null,
+    html: null,
     serverOverhead: null,
     serverMemory: null,
     image: null,
@@ -120,15 +148,44 @@ async function main() {
     }
   };
   try {
-    if (runs('throughput') || runs('js') || runs('lighthouse')) {
+    if (runs('throughput') || pageStages) {
       heading('App server');
       app = await startApp({ port });
       const { url } = app;
       log(`Started the app server (tools/lib/app-server.mjs) at ${url}`);
       if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(url, { durationS, warmupS, rounds }));
-      if (runs('js')) await stage('js', 'first-visit JS', () => measureFirstVisitJs(`${url}/`));
-      if (runs('lighthouse')) {
-        await stage('lighthouse', 'lighthouse', () => measureLighthouse(url, { runs: lighthouseRuns, resultsDir: RESULTS_DIR }));
+      if (pageStages) {
+        floor = await startFloorServer({ port: await freePort() });
+        log(`Started the floor (tools/bench/floor-server.mjs) at ${floor.url}`);
+        const floorUrl = floor.url;
+        const pages = PAGES.map((page) => ({ id: page.id, url: url + page.path }));
+        if (runs('html')) {
+          await stage('html', 'raw HTML', async () => {
+            const measured = await measurePageHtml(pages);
+            return { pages: measured, floor: readPageHtml(await (await fetch(floorUrl)).text()) };
+          });
+        }
+        if (runs('js')) await stage('js', 'first-visit JS', () => measureJsAgainstFloor({ url: `${url}/`, floorUrl }));
+        if (runs('trace')) {
+          await stage('trace', 'traces', async () => ({
+            ...(await measurePageTraces({ pages, floorUrl, rounds: traceRounds })),
+            typography: await measureTypographyCost({ pages: pages.filter((page) => page.id !== 'root'), rounds: traceRounds }),
+          }));
+        }
+        if (runs('lighthouse')) {
+          await stage('lighthouseApplied', 'lighthouse (applied throttling)', () =>
+            measureLighthouse({ pages, floorUrl, rounds: lighthouseRuns, throttlingMethod: 'devtools', resultsDir: RESULTS_DIR }),
+          );
+          await stage('lighthouseSimulated', 'lighthouse (simulated throttling)', () =>
+            measureLighthouse({
+              pages: [...pages, { id: 'not-found', url: `${url}/no-such-page` }],
+              floorUrl,
+              rounds: simulatedRuns,
+              throttlingMethod: 'simulate',
+              resultsDir: RESULTS_DIR,
+            }),
+          );
+        }
       }
     }
   } finally {

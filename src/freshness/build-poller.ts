@@ -5,7 +5,10 @@ import { BUILD_POLL_INTERVAL_BOUNDS_MS } from '@/shared/build-poll';
  * which is `LatestBuild` in ./route-manifest: this is what the poller needs of it.)
  */
 export interface PolledBuild {
+  /** The build tabs belong on (during a canary release, the stable one). */
   id: string;
+  /** During a canary release, the canary being judged: a tab already on it stays. */
+  canary: string | null;
   /** The server's BUILD_POLL_INTERVAL_MS, when it sent a usable one. */
   pollIntervalMs: number | null;
 }
@@ -42,7 +45,7 @@ export interface PollerOptions {
   defaultIntervalMs: number;
   firstCheckDelayMs: number;
   deps: PollerDeps;
-  /** Once, when a different build answers; polling stops there. */
+  /** Once, when the tab's build is neither latest nor the canary; polling stops there. */
   onNewBuild(id: string): void;
   /** Once per run of consecutive failures. */
   onPollFailed(failure: { status: number }): void;
@@ -62,15 +65,17 @@ function parseInterval(header: string | null): number | null {
 
 /** The body and interval header of a latest.json answer; throws PollError(0) when the body is not one. */
 export function parseLatestBuild(body: unknown, intervalHeader: string | null): PolledBuild {
-  const id = typeof body === 'object' && body !== null ? (body as { id?: unknown }).id : undefined;
+  const { id, canary } = typeof body === 'object' && body !== null ? (body as { id?: unknown; canary?: unknown }) : {};
   // An empty id would differ from every build and announce one that does not exist.
   if (typeof id !== 'string' || id === '') throw new PollError(0);
-  return { id, pollIntervalMs: parseInterval(intervalHeader) };
+  return { id, canary: typeof canary === 'string' && canary !== '' ? canary : null, pollIntervalMs: parseInterval(intervalHeader) };
 }
 
 /**
- * Asks for the latest build now and then, and tells once when another build
- * is out. Waits are the interval ±10%, doubled per consecutive failure up to
+ * Asks for the latest build now and then, and tells once when the tab's build
+ * is neither the one tabs belong on nor a canary being judged: so during a
+ * canary release a tab stays on the build it loaded, after a promotion or an
+ * abort it moves once to the stable build. Waits are the interval ±10%, doubled per consecutive failure up to
  * ten minutes. A hidden tab sends nothing: a check that falls due waits for
  * the tab to come back.
  */
@@ -132,7 +137,7 @@ export function startBuildPoller(options: PollerOptions): { stop(): void } {
   function onAnswer(latest: PolledBuild): void {
     failures = 0;
     intervalMs = latest.pollIntervalMs ?? intervalMs;
-    if (latest.id === options.currentId) {
+    if (latest.id === options.currentId || latest.canary === options.currentId) {
       schedule(jittered(intervalMs));
       return;
     }

@@ -1,47 +1,58 @@
-/**
- * Once the app knows it is outdated, every navigation the visitor starts
- * becomes a full document load, so the new build's HTML and assets arrive
- * together. Links are caught before React sees the click: the default is
- * prevented, so next/link stands aside (other click handlers still run, the
- * language switcher still writes its cookie), and the page is loaded once
- * they are done. Back and forward reload the entry the browser moved to.
- */
-export function installFullLoadNavigation(): () => void {
-  /** Set once a load is on its way: the #hash change of a same-page link fires popstate too. */
-  let leaving = false;
-  const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute('download')) return;
-    if (anchor.target && anchor.target !== '_self') return;
-    const target = new URL(anchor.href, window.location.href);
-    if (target.origin !== window.location.origin) return;
-    event.preventDefault();
-    setTimeout(() => {
-      leaving = true;
-      loadDocument(target);
-    }, 0);
-  };
-  const onPopState = () => {
-    if (leaving) return;
-    leaving = true;
-    window.location.reload();
-  };
-  window.addEventListener('click', onClick, { capture: true });
-  window.addEventListener('popstate', onPopState);
-  return () => {
-    window.removeEventListener('click', onClick, { capture: true });
-    window.removeEventListener('popstate', onPopState);
-  };
+/** How the router moves, as Next reports it to `onRouterTransitionStart`. */
+export type RouterNavigationType = 'push' | 'replace' | 'traverse';
+
+/** The part of the Navigation API (Baseline 2026) used here; TypeScript's DOM library lacks it. */
+interface NavigateEvents {
+  addEventListener(type: 'navigate', listener: (event: { navigationType: string; preventDefault(): void }) => void): void;
 }
 
-/** A full load of `target`, even when it differs from this page by its #hash only. */
-function loadDocument(target: URL): void {
-  const here = window.location;
-  if (target.pathname === here.pathname && target.search === here.search) {
-    here.hash = target.hash;
-    here.reload();
-    return;
+let newBuildOut = false;
+/** A full load of this document's next page is under way. */
+let leaving = false;
+/** Set while this module itself starts a load, which the guard below lets through. */
+let startingLoad = false;
+
+/**
+ * A new build is out: every navigation the router starts from now on is a
+ * full load. Once one is under way, the router's own moves are cancelled: the
+ * history entry it writes for the page would be a second entry for the same
+ * move, and Next's own hard navigation, when the new build answers its
+ * payload request, goes to the page without its #fragment.
+ */
+export function loadNavigationsInFull(): void {
+  if (newBuildOut) return;
+  newBuildOut = true;
+  const navigation = (window as Window & { navigation?: NavigateEvents }).navigation;
+  // Without the Navigation API the router's moves race the load; the load usually commits first.
+  navigation?.addEventListener('navigate', (event) => {
+    if (leaving && !startingLoad && event.navigationType !== 'traverse') event.preventDefault();
+  });
+}
+
+/**
+ * The router started a navigation (src/instrumentation-client.ts). Once a new
+ * build is out, the page it goes to is loaded in full instead, so the new
+ * build's HTML and assets arrive together. Back and forward have already
+ * moved to their entry: it is reloaded.
+ */
+export function routerNavigationStarted(href: string, type: RouterNavigationType): void {
+  if (!newBuildOut) return;
+  leaving = true;
+  startingLoad = true;
+  try {
+    if (type === 'traverse') window.location.reload();
+    else loadDocument(new URL(href, window.location.href), type);
+  } finally {
+    startingLoad = false;
   }
-  here.assign(target.href);
+}
+
+/** A full load of `target`, even when it differs from this page by its #fragment only. */
+function loadDocument(target: URL, type: 'push' | 'replace'): void {
+  const here = window.location;
+  // A move to a #fragment of this very page keeps the document: it is reloaded there.
+  const fragmentOnly = target.hash !== '' && target.pathname === here.pathname && target.search === here.search;
+  if (type === 'push') here.assign(target.href);
+  else here.replace(target.href);
+  if (fragmentOnly) here.reload();
 }

@@ -4,8 +4,8 @@ import { LATEST_BUILD_PATH } from '@/shared/site-paths';
 import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
-import { CURRENT_BUILD_ID } from './current-build';
-import { installFullLoadNavigation } from './full-load-navigation';
+import { CURRENT_BUILD_ID } from '@/shared/current-build';
+import { loadNavigationsInFull } from './full-load-navigation';
 
 async function fetchLatest() {
   let response: Response;
@@ -26,7 +26,6 @@ async function fetchLatest() {
 export function useBuildPoller(): void {
   useEffect(() => {
     let stopPoller = () => {};
-    let stopNavigation = () => {};
     const cancelIdle = afterIdle(AFTER_IDLE_DELAY_MS, () => {
       // A page without its build id (a build made without next.config.js) cannot tell builds apart.
       if (!CURRENT_BUILD_ID) return;
@@ -47,7 +46,7 @@ export function useBuildPoller(): void {
           clearTimeout: (handle) => window.clearTimeout(handle as number),
         },
         onNewBuild: (id) => {
-          stopNavigation = installFullLoadNavigation();
+          loadNavigationsInFull();
           reportTelemetry({ type: 'build_update_detected', from: CURRENT_BUILD_ID, to: id });
           // Rollouts are watched as they happen: this one is not held back for a batch.
           flushTelemetry();
@@ -58,7 +57,6 @@ export function useBuildPoller(): void {
     return () => {
       cancelIdle();
       stopPoller();
-      stopNavigation();
     };
   }, []);
 }

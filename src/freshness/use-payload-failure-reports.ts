@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { reportTelemetry } from '@/shared/telemetry-client';
-import { CURRENT_BUILD_ID } from './current-build';
+import { CURRENT_BUILD_ID } from '@/shared/current-build';
 
 /** Router payload fetches (`?_rsc=`) that failed, as the browser's resource timing saw them. */
 function watchPayloadFailures(): () => void {
@@ -14,7 +14,8 @@ function watchPayloadFailures(): () => void {
     }
   });
   try {
-    observer.observe({ type: 'resource', buffered: false });
+    // Buffered: the hook starts after the load event, and a payload may have failed before it.
+    observer.observe({ type: 'resource', buffered: true });
   } catch {
     return () => {};
   }

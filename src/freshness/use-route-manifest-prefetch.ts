@@ -4,7 +4,7 @@ import type { Locale } from '@/shared/locales';
 import { buildManifestPath } from '@/shared/site-paths';
 import { reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
-import { CURRENT_BUILD_ID } from './current-build';
+import { CURRENT_BUILD_ID } from '@/shared/current-build';
 import type { RouteManifest } from './route-manifest';
 
 interface NetworkInformation {

@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
-import type { Locale } from '@/shared/locales';
+import { localizedPath, type Locale } from '@/shared/locales';
 import { reportTelemetry } from '@/shared/telemetry-client';
 import type { ClientNamespace } from './namespaces';
 
@@ -39,11 +39,20 @@ export function interpolate(template: string, values: Record<string, string | nu
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
 }
 
+function useClientI18n(): ClientI18n {
+  const context = useContext(ClientI18nContext);
+  if (!context) throw new Error('i18n: client messages need a ClientMessagesProvider above them (see src/app/[locale]/layout.tsx)');
+  return context;
+}
+
+/** `path` in the page's locale, for Client Components. */
+export function useLocalizedPath(path = '/'): string {
+  return localizedPath(useClientI18n().locale, path);
+}
+
 /** The translation function of one client namespace. */
 export function useClientT(namespace: ClientNamespace) {
-  const context = useContext(ClientI18nContext);
-  if (!context) throw new Error('i18n: useClientT needs a ClientMessagesProvider above it (see src/app/[locale]/layout.tsx)');
-  const { locale, messages } = context;
+  const { locale, messages } = useClientI18n();
   return useCallback(
     (key: string, values?: Record<string, string | number>) => {
       const template = lookup(messages[namespace], key);

@@ -68,6 +68,23 @@ const trustProxy = z
     }
   });
 
+/** A Service that reaches the pods of one build (Argo Rollouts' stableService or canaryService): an origin. */
+const serviceUrl = z
+  .string()
+  .transform((value, ctx) => {
+    const url = URL.canParse(value) ? new URL(value) : null;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      ctx.addIssue({ code: 'custom', message: 'expected an http(s) URL' });
+      return z.NEVER;
+    }
+    if (url.pathname !== '/' || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'expected an origin, with no path or query' });
+      return z.NEVER;
+    }
+    return url.origin;
+  })
+  .optional();
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z.object({
@@ -84,6 +101,8 @@ const schema = z.object({
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
+  STABLE_SERVICE_URL: serviceUrl,
+  CANARY_SERVICE_URL: serviceUrl,
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
@@ -108,6 +127,11 @@ export interface ServerConfig {
   readonly telemetryRateLimitPerMinute: number;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
   readonly buildPollIntervalMs: number;
+  /**
+   * During canary releases: the origins of the Services that reach only the stable build's
+   * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
+   */
+  readonly releaseServices: { readonly stable: string; readonly canary: string } | null;
   readonly tracing: { readonly enabled: boolean; readonly serviceName: string };
 }
 
@@ -132,6 +156,14 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
   if (values.PORT === values.METRICS_PORT) {
     throw new ConfigError(`config: METRICS_PORT=${values.METRICS_PORT} must differ from PORT, so /metrics stays off the public port`);
   }
+  if (Boolean(values.STABLE_SERVICE_URL) !== Boolean(values.CANARY_SERVICE_URL)) {
+    const missing = values.STABLE_SERVICE_URL ? 'CANARY_SERVICE_URL' : 'STABLE_SERVICE_URL';
+    throw new ConfigError(`config: ${missing} is unset: STABLE_SERVICE_URL and CANARY_SERVICE_URL are set together, or neither`);
+  }
+  const releaseServices =
+    values.STABLE_SERVICE_URL && values.CANARY_SERVICE_URL
+      ? Object.freeze({ stable: values.STABLE_SERVICE_URL, canary: values.CANARY_SERVICE_URL })
+      : null;
   return Object.freeze({
     port: values.PORT,
     hostname: values.HOSTNAME,
@@ -146,6 +178,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     hsts: values.HSTS,
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
+    releaseServices,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
       serviceName: values.OTEL_SERVICE_NAME,

@@ -6,7 +6,9 @@ import { installRouteHandoverKey } from '@/i18n/route-handover';
 import { isLocale } from '@/shared/locales';
 import { installObservability } from '@/shared/observability';
 import { readBuildInfo } from './build-info';
-import { loadBuildFiles } from './serving/builds/build-files';
+import { followRelease, loadBuildFiles } from './serving/builds/build-files';
+import { createPeerFiles } from './serving/builds/peer-files';
+import { watchRelease } from './serving/builds/release-view';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import { createPublicServer } from './serving/public-server';
 import { createRequestListener } from './serving/request-pipeline';
@@ -55,6 +57,7 @@ async function main(config: ServerConfig): Promise<void> {
         locale: isLocale(locale) ? locale : 'other',
         namespace: isNamespace(namespace) ? namespace : 'other',
         source,
+        page_build: 'self',
       }),
   });
 
@@ -68,17 +71,29 @@ async function main(config: ServerConfig): Promise<void> {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
   }
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
+  // During canary releases: which builds are live, asked of the stable and canary Services.
+  const releaseServices = config.releaseServices;
+  const release = releaseServices
+    ? watchRelease({ self: { id: build.buildId, timestamp: build.builtAt }, services: releaseServices, logger })
+    : null;
+  void release?.refresh();
+  const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);
   const publicServer = createPublicServer(
     config,
     createRequestListener({
       config,
+      buildId: build.buildId,
       dir,
       logger,
       metrics,
       pages,
       crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
-      buildFiles: loadBuildFiles(dir, config.buildPollIntervalMs),
+      buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
+      peerFiles:
+        release && releaseServices
+          ? createPeerFiles({ selfId: build.buildId, services: releaseServices, view: release.current, metrics })
+          : null,
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       notFoundPages,

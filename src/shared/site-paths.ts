@@ -8,9 +8,14 @@
 export const HEALTH_PATH = '/healthz';
 export const READINESS_PATH = '/readyz';
 
-/** Where the build freshness files live: `latest.json` and `meta/<id>.json`. */
+/**
+ * Where the build freshness files live: `latest.json` (the build tabs belong on, and
+ * during a canary release the canary's), `current.json` (the build of the server that
+ * answers) and `meta/<id>.json`.
+ */
 export const BUILDS_PREFIX = '/builds/';
 export const LATEST_BUILD_PATH = `${BUILDS_PREFIX}latest.json` as const;
+export const CURRENT_BUILD_PATH = `${BUILDS_PREFIX}current.json` as const;
 export const BUILD_MANIFEST_PREFIX = `${BUILDS_PREFIX}meta/` as const;
 
 /** The URL of a build's route manifest. */

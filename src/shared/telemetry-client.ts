@@ -1,4 +1,5 @@
-import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type TelemetryEvent } from './telemetry-events';
+import { CURRENT_BUILD_ID } from './current-build';
+import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type TelemetryBatch, type TelemetryEvent } from './telemetry-events';
 
 /**
  * The browser's side of POST /api/telemetry: events are queued and sent in
@@ -24,7 +25,7 @@ function bounded(event: TelemetryEvent): TelemetryEvent {
 }
 
 function send(events: TelemetryEvent[]): void {
-  const body = JSON.stringify({ events });
+  const body = JSON.stringify({ build: CURRENT_BUILD_ID, events } satisfies TelemetryBatch);
   try {
     if (navigator.sendBeacon?.(TELEMETRY_ENDPOINT, new Blob([body], { type: 'application/json' }))) return;
     void fetch(TELEMETRY_ENDPOINT, {

@@ -40,6 +40,24 @@ export type TelemetryEvent =
       id?: string;
     };
 
+/**
+ * The body of one beacon: the events, and the build of the page that sent them
+ * (its id, which the server compares with its own: src/server/serving/telemetry).
+ */
+export interface TelemetryBatch {
+  build?: string;
+  events: TelemetryEvent[];
+}
+
+/**
+ * Whose page a report came from, seen from the server that received it: its own
+ * build's, or any other (another live build's, an old tab's, a forged or
+ * missing id). Two values, so a metric's series stay bounded whatever is sent.
+ */
+export const PAGE_BUILDS = ['self', 'other'] as const;
+
+export type PageBuild = (typeof PAGE_BUILDS)[number];
+
 /** Events in one beacon, at most. */
 export const MAX_EVENTS_PER_BEACON = 20;
 /** The longest string field the server accepts; the browser cuts its strings to it. */

@@ -3,6 +3,7 @@ import { startApp } from '../../tools/lib/app-server.mjs';
 import { TEST_BUILDS } from '../../tools/lib/builds.mjs';
 import { freePort } from '../../tools/lib/ports.mjs';
 import { clientEvents } from './support/client-events';
+import { slowDocumentLoads } from './support/slow-navigation';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -167,6 +168,31 @@ test('a build that stays the same never reloads the page', async ({ page }) => {
     }
     expect(await windowMarker(page)).toBe('set before');
     expect(await site.clientEvents('build_update_detected')).toBe(0);
+  } finally {
+    await site.stop();
+  }
+});
+
+test('the full load leaves the history as the client navigation would have', async ({ page }) => {
+  test.setTimeout(60_000);
+  const site = await origin();
+  try {
+    await site.serve(BUILD_A);
+    const polls = countFailedPolls(page);
+    await page.goto(`${site.url}/`);
+    await page.waitForRequest((request) => request.url().includes('/builds/latest.json?'));
+    await swapAndDetect(page, site, BUILD_B, polls);
+    // The router's own moves (its history entry, Next's hard navigation once the new build
+    // answers its payload request) come while the full load is under way.
+    await slowDocumentLoads(page, 1500);
+
+    const menuLoad = documentResponse(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rollouts' }).click();
+    expect(await (await menuLoad).text()).toContain(`data-dpl-id="${BUILD_B.id}"`);
+    await expect(page).toHaveURL(`${site.url}/#rollouts`);
+    // One entry for the move: back leads to the page before it, not to a second #rollouts.
+    await page.goBack();
+    await expect(page).toHaveURL(`${site.url}/`);
   } finally {
     await site.stop();
   }

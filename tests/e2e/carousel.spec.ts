@@ -31,20 +31,24 @@ test('the first slide is server-rendered and in view without JavaScript', async 
   await context.close();
 });
 
-test('the first image is the prioritised largest paint, carried inside the HTML', async ({ page }) => {
+test('the first image is the largest paint, carried inside the HTML', async ({ page }) => {
   await page.goto('/');
-  const image = page.locator('.swiper-slide img').first();
-  await expect(image).toHaveAttribute('fetchpriority', 'high');
-  await expect(image).toHaveAttribute('loading', 'eager');
-  // The first image needs no request (docs/performance.md); the later slides' images load lazily.
-  await expect(image).toHaveAttribute('src', /^data:image\/svg\+xml,/);
-  await expect(page.locator('.swiper-slide img').nth(1)).toHaveAttribute('src', '/images/slide-rollouts.svg');
+  const hero = page
+    .locator('.swiper-slide')
+    .first()
+    .getByRole('img', { name: /browser windows/ });
+  // The first image needs no request (docs/performance.md): the stylesheet in the HTML draws it.
+  expect(await hero.evaluate((element) => getComputedStyle(element).backgroundImage)).toMatch(/^url\("data:image\/svg\+xml,/);
+  // The later slides' images load lazily.
+  const second = page.locator('.swiper-slide').nth(1).locator('img');
+  await expect(second).toHaveAttribute('src', '/images/slide-rollouts.svg');
+  await expect(second).toHaveAttribute('loading', 'lazy');
   const lcpIsFirstImage = await page.evaluate(
     () =>
       new Promise<boolean>((resolve) => {
         new PerformanceObserver((list) => {
           const entries = list.getEntries() as (PerformanceEntry & { element?: Element | null })[];
-          resolve(entries[entries.length - 1]?.element === document.querySelector('.swiper-slide img'));
+          resolve(entries[entries.length - 1]?.element === document.querySelector('.swiper-slide [role="img"]'));
         }).observe({ type: 'largest-contentful-paint', buffered: true });
       }),
   );

@@ -7,26 +7,26 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
 
 /**
- * Fails every script chunk requested after the first page load: the chunk of
- * the carousel's Swiper runtime, which loads on demand, is one of them.
+ * Opens `path` and then fails every script chunk the page had not requested by
+ * the time it settled (the code it loads after its load event included): the
+ * chunk of the carousel's Swiper runtime, which loads on demand, is one of them.
  */
-async function failLateChunks(page: Page): Promise<{ aborted: () => number }> {
-  const atLoad = new Set<string>();
+async function openThenFailLaterChunks(page: Page, path: string): Promise<{ aborted: () => number }> {
+  const settled = new Set<string>();
   let armed = false;
   let aborted = 0;
   await page.route('**/_next/static/chunks/**', async (route) => {
     const url = route.request().url();
-    if (armed && !atLoad.has(url)) {
+    if (armed && !settled.has(url)) {
       aborted += 1;
       await route.abort('failed');
       return;
     }
-    if (!armed) atLoad.add(url);
+    if (!armed) settled.add(url);
     await route.continue();
   });
-  page.once('load', () => {
-    armed = true;
-  });
+  await page.goto(path, { waitUntil: 'networkidle' });
+  armed = true;
   return { aborted: () => aborted };
 }
 
@@ -35,8 +35,7 @@ test('a chunk that fails to load reloads the page once; failing again within 10 
   const blockedBefore = await appEvents('chunk_reload_blocked');
   let loads = 0;
   page.on('load', () => (loads += 1));
-  const chunks = await failLateChunks(page);
-  await page.goto('/');
+  const chunks = await openThenFailLaterChunks(page, '/');
 
   const reloaded = page.waitForEvent('load');
   await page.getByRole('region', { name: 'Highlights' }).hover();
@@ -58,8 +57,7 @@ test("a chunk that fails while the site does not answer reloads only once the si
 }) => {
   let loads = 0;
   page.on('load', () => (loads += 1));
-  await failLateChunks(page);
-  await page.goto('/');
+  await openThenFailLaterChunks(page, '/');
   const pageUrl = page.url();
   // The site "restarts": the page's own URL refuses connections for the first two probes.
   let probes = 0;
@@ -93,8 +91,7 @@ test('without session storage the page still works, and a failing chunk shows th
   });
   let loads = 0;
   page.on('load', () => (loads += 1));
-  await failLateChunks(page);
-  await page.goto('/');
+  await openThenFailLaterChunks(page, '/');
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await page.getByRole('region', { name: 'Highlights' }).hover();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');

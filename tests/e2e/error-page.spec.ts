@@ -28,11 +28,13 @@ test('a 404 error reads "Page Not Found"', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
 });
 
-test('"back to home" clears the error and goes to the locale home', async ({ page }) => {
+test('"back to home" leaves the error for the locale home, a fresh page load', async ({ page }) => {
   await page.goto('/ja/e2e-fixtures/crash');
   await page.getByRole('button', { name: 'Crash with 503' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('サーバー内部エラー');
-  await page.getByRole('button', { name: 'ホームに戻る' }).click();
+  await page.evaluate(() => Object.assign(window, { beforeHome: true }));
+  await page.getByRole('link', { name: 'ホームに戻る' }).click();
   await expect(page).toHaveURL(/\/ja$/);
   await expect(page.getByRole('region', { name: 'ハイライト' })).toBeVisible();
+  expect(await page.evaluate(() => 'beforeHome' in window)).toBe(false);
 });

@@ -87,3 +87,18 @@ test('the rest of the page is inert while the menu is open, and only then', asyn
   await page.keyboard.press('Escape');
   await expect(main).toHaveJSProperty('inert', false);
 });
+
+test('Escape in the language menu inside the panel closes that menu only', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const switcher = page.getByRole('dialog').getByRole('button', { name: /Language/ });
+  await switcher.click();
+  await expect(page.getByRole('menuitemradio', { name: 'English' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(switcher).toBeFocused();
+  await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused();
+});

@@ -1,16 +1,12 @@
-// Lighthouse 12 (default mobile config) against one page, with Chromium from chrome-launcher.
+// Lighthouse 12 (default mobile config) against one page, with Chromium from chrome-launcher,
+// and the pages measured in rounds that alternate with the floor (tools/bench/floor.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
-/** Lighthouse pages (issue 15): the three locales' home pages and a 404. */
-const LIGHTHOUSE_PAGES = [
-  { id: 'root', path: '/' },
-  { id: 'ja', path: '/ja' },
-  { id: 'zh-CN', path: '/zh-CN' },
-  { id: 'not-found', path: '/no-such-page' },
-];
+/** Issue 23, under applied throttling: Meridian's medians over the floor's, in ms (CLS stays 0). */
+export const APPLIED_OVER_FLOOR = { lcpMs: 50, tbtMs: 15 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const CHECKED_CATEGORIES = ['accessibility', 'best-practices', 'seo'];
 const SCORE_MODES = new Set(['binary', 'numeric', 'metricSavings']);
@@ -112,12 +108,19 @@ function lcpPhases(lhr) {
 }
 
 /**
+ * How Lighthouse throttles: `devtools` loads the page under the mobile preset for real
+ * (4× CPU, a throttled network), `simulate` loads it unthrottled and estimates the
+ * throttled timings from that trace (Lantern).
+ * @typedef {'devtools' | 'simulate'} ThrottlingMethod
+ */
+
+/**
  * Runs Lighthouse on `url`, writes the full JSON report to `reportFile`, returns the summary.
  * @param {string} url
- * @param {{ reportFile: string }} options
+ * @param {{ reportFile: string, throttlingMethod: ThrottlingMethod }} options
  */
-export async function runLighthouse(url, { reportFile }) {
-  heading('Lighthouse 12 (mobile, default config)');
+export async function runLighthouse(url, { reportFile, throttlingMethod }) {
+  heading(`Lighthouse 12 (mobile, ${throttlingMethod === 'devtools' ? 'applied' : 'simulated'} throttling): ${url}`);
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
@@ -134,6 +137,7 @@ export async function runLighthouse(url, { reportFile }) {
       logLevel: 'error',
       onlyCategories: CATEGORIES,
       ignoreStatusCode: true,
+      throttlingMethod,
     });
   } finally {
     await chrome.kill();
@@ -190,44 +194,60 @@ export async function runLighthouse(url, { reportFile }) {
 }
 
 /**
- * `runs` Lighthouse runs per page of LIGHTHOUSE_PAGES, with the median of each figure
- * (null where no run had it); the reports are written to `resultsDir`.
- * @param {string} baseUrl
- * @param {{ runs: number, resultsDir: string }} options
+ * The median of a figure over runs, with its range (null where no run had it).
+ * @param {LighthouseSummary[]} runs
+ * @param {(summary: LighthouseSummary) => number | null | undefined} get
  */
-export async function measureLighthouse(baseUrl, { runs, resultsDir }) {
-  const pages = [];
-  for (const target of LIGHTHOUSE_PAGES) {
-    /** @type {LighthouseSummary[]} */
-    const all = [];
-    for (let run = 1; run <= runs; run += 1) {
-      all.push(await runLighthouse(baseUrl + target.path, { reportFile: path.join(resultsDir, `lighthouse-${target.id}-${run}.json`) }));
+function spread(runs, get) {
+  const values = runs.map(get).filter((value) => typeof value === 'number');
+  return values.length
+    ? { median: median(values), min: Math.min(...values), max: Math.max(...values) }
+    : { median: null, min: null, max: null };
+}
+
+/**
+ * The figures of one page over its runs.
+ * @param {LighthouseSummary[]} runs
+ */
+function summarise(runs) {
+  return {
+    runs: runs.length,
+    lcpMs: spread(runs, (r) => r.lcpMs),
+    tbtMs: spread(runs, (r) => r.tbtMs),
+    cls: spread(runs, (r) => r.cls),
+    fcpMs: spread(runs, (r) => r.fcpMs),
+    performance: spread(runs, (r) => r.scores.performance).median,
+    accessibility: spread(runs, (r) => r.scores.accessibility).median,
+    bestPractices: spread(runs, (r) => r.scores['best-practices']).median,
+    renderBlockingRequests: spread(runs, (r) => r.renderBlockingRequests).median,
+    lcpElement: runs.at(-1)?.lcpElement ?? null,
+    all: runs,
+  };
+}
+
+/**
+ * `rounds` rounds of Lighthouse with `throttlingMethod`, each running every page of
+ * `pages` and then the floor, so that a machine busy with other work slows both alike:
+ * per page and for the floor, the median of each figure with its range. The reports are
+ * written to `resultsDir`.
+ * @param {{ pages: { id: string, url: string }[], floorUrl: string, rounds: number, throttlingMethod: ThrottlingMethod, resultsDir: string }} options
+ */
+export async function measureLighthouse({ pages, floorUrl, rounds, throttlingMethod, resultsDir }) {
+  const targets = [...pages, { id: 'floor', url: floorUrl }];
+  /** @type {Record<string, LighthouseSummary[]>} */
+  const runs = Object.fromEntries(targets.map((target) => [target.id, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const target of targets) {
+      const reportFile = path.join(resultsDir, `lighthouse-${throttlingMethod}-${target.id}-${round}.json`);
+      runs[target.id]?.push(await runLighthouse(target.url, { reportFile, throttlingMethod }));
     }
-    /** @param {(summary: LighthouseSummary) => number | null | undefined} get */
-    const pick = (get) => {
-      const values = all.map(get).filter((value) => typeof value === 'number');
-      return values.length ? median(values) : null;
-    };
-    pages.push({
-      id: target.id,
-      path: target.path,
-      runs: all.length,
-      performance: pick((r) => r.scores.performance),
-      accessibility: pick((r) => r.scores.accessibility),
-      bestPractices: pick((r) => r.scores['best-practices']),
-      lcpMs: pick((r) => r.lcpMs),
-      tbtMs: pick((r) => r.tbtMs),
-      cls: pick((r) => r.cls),
-      fcpMs: pick((r) => r.fcpMs),
-      ttfbMs: pick((r) => r.lcpPhases?.TTFB),
-      loadMs: pick((r) => (r.lcpPhases ? (r.lcpPhases['Load Delay'] ?? 0) + (r.lcpPhases['Load Time'] ?? 0) : null)),
-      renderDelayMs: pick((r) => r.lcpPhases?.['Render Delay']),
-      renderBlockingRequests: pick((r) => r.renderBlockingRequests),
-      lcpElement: all.at(-1)?.lcpElement ?? null,
-      all,
-    });
   }
-  return { runsPerPage: runs, pages };
+  return {
+    throttlingMethod,
+    rounds,
+    floor: summarise(runs.floor ?? []),
+    pages: pages.map((page) => ({ id: page.id, url: page.url, ...summarise(runs[page.id] ?? []) })),
+  };
 }
 
 /** @typedef {Awaited<ReturnType<typeof runLighthouse>>} LighthouseSummary */

@@ -2,11 +2,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';
-import { JS_BUDGET_KIB, JS_LATER_BUDGET_KIB } from './js-bytes.mjs';
 import { MIXED_LOAD_TARGETS } from './mixed-load.mjs';
 import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
+import { htmlRows, jsRows, lighthouseRows, traceRows } from './page-rows.mjs';
 import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
@@ -17,8 +17,11 @@ export const RATIO_TARGET = 0.8;
  * @property {Awaited<ReturnType<typeof import('./throughput.mjs').measureThroughput>> | null} throughput
  * @property {Awaited<ReturnType<typeof import('./ceiling.mjs').measureCeiling>> | null} ceiling
  * @property {Awaited<ReturnType<typeof import('./mixed-load.mjs').measureMixedLoad>> | null} mixedLoad
- * @property {Awaited<ReturnType<typeof import('./js-bytes.mjs').measureFirstVisitJs>> | null} js
- * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouse
+ * @property {Awaited<ReturnType<typeof import('./js-bytes.mjs').measureJsAgainstFloor>> | null} js
+ * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseApplied
+ * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseSimulated
+ * @property {(Awaited<ReturnType<typeof import('./page-trace.mjs').measurePageTraces>> & { typography: Awaited<ReturnType<typeof import('./page-trace.mjs').measureTypographyCost>> }) | null} trace
+ * @property {{ pages: Awaited<ReturnType<typeof import('./page-html.mjs').measurePageHtml>>, floor: import('./page-html.mjs').PageHtml } | null} html
  * @property {Awaited<ReturnType<typeof import('./server-overhead.mjs').measureServerOverhead>> | null} serverOverhead
  * @property {Awaited<ReturnType<typeof import('./server-memory.mjs').measureServerMemory>> | null} serverMemory
  * @property {Awaited<ReturnType<typeof import('./image.mjs').measureImage>> | null} image
@@ -64,43 +67,14 @@ function throughputRows(throughput) {
   return rows;
 }
 
-/** Issue 15's figures before the work on it, printed beside today's (same machine, quieter day). */
+/** Issue 15's server figures before the work on it, printed beside today's (same machine, quieter day). */
 export const PREVIOUS = {
-  lcpMs: 2040,
-  ttfbMs: 455,
-  loadMs: 360,
-  renderDelayMs: 1226,
-  tbtMs: 77,
-  cls: 0,
-  performance: 99,
-  renderBlockingRequests: 5,
-  jsByLoadKiB: 127.2,
-  jsLaterKiB: 150,
   jaShareOfBare: 0.32,
   jaShareOfBareQuiet: 0.42,
   peakRssMiB: '138–286',
   mixedLoadRssMiB: '314–328',
   mixedLoadHeapUsedMiB: '91–206',
 };
-
-/** @param {BenchResults['js']} js */
-function jsRows(js) {
-  if (!js) return [errorRow('JS by the load event for / (KiB, compressed)', `≤ ${JS_BUDGET_KIB} KiB`)];
-  return [
-    row(
-      `JS by the load event for / (KiB, compressed, ${js.scriptCount} scripts; before ${PREVIOUS.jsByLoadKiB})`,
-      `${js.transferredKiB}`,
-      `≤ ${JS_BUDGET_KIB} KiB`,
-      js.transferredKiB <= JS_BUDGET_KIB,
-    ),
-    row(
-      `JS after 6 s on / (on-demand code included; before ${PREVIOUS.jsLaterKiB})`,
-      `${js.laterKiB}`,
-      `≤ ${JS_LATER_BUDGET_KIB} KiB`,
-      js.laterKiB <= JS_LATER_BUDGET_KIB,
-    ),
-  ];
-}
 
 /** @param {BenchResults['ceiling']} c */
 function ceilingRows(c) {
@@ -170,59 +144,6 @@ function mixedLoadRows(m) {
       null,
     ),
   ];
-}
-
-/** @param {BenchResults['lighthouse']} lh */
-function lighthousePageRows(lh) {
-  if (!lh) return [errorRow('Lighthouse (mobile) pages', '—')];
-  const rows = [];
-  for (const p of lh.pages) {
-    const at = `${p.path} (median of ${p.runs})`;
-    const gated = p.id !== 'not-found';
-    rows.push(row(`LCP ms ${at}; before ${PREVIOUS.lcpMs} on /`, p.lcpMs, gated ? '≤ 1200' : '—', gated ? atMost(p.lcpMs, 1200) : null));
-    rows.push(
-      row(
-        `LCP breakdown ms ${p.path}: TTFB / load / render delay (before ${PREVIOUS.ttfbMs} / ${PREVIOUS.loadMs} / ${PREVIOUS.renderDelayMs})`,
-        `${p.ttfbMs} / ${p.loadMs} / ${p.renderDelayMs}`,
-        'render delay ≤ 150',
-        p.renderDelayMs === null ? null : p.renderDelayMs <= 150,
-      ),
-    );
-    rows.push(
-      row(
-        `TBT ms · CLS · performance ${p.path} (before ${PREVIOUS.tbtMs} · ${PREVIOUS.cls} · ${PREVIOUS.performance})`,
-        `${p.tbtMs} · ${p.cls} · ${p.performance}`,
-        '≤ 50 · 0 · 100',
-        atMost(p.tbtMs, 50) && p.cls === 0 && p.performance === 100,
-      ),
-    );
-    rows.push(
-      row(
-        `Render-blocking requests ${p.path} (before ${PREVIOUS.renderBlockingRequests})`,
-        p.renderBlockingRequests,
-        '0',
-        p.renderBlockingRequests === 0,
-      ),
-    );
-    // Lighthouse's errors-in-console audit counts the browser's own "Failed to load resource: 404" for a
-    // 404 document, so a not-found page that answers 404, as it must, can score 96 at best there.
-    rows.push(
-      gated
-        ? row(
-            `Accessibility · best practices ${p.path}`,
-            `${p.accessibility} · ${p.bestPractices}`,
-            '100 · 100',
-            p.accessibility === 100 && p.bestPractices === 100,
-          )
-        : row(
-            `Accessibility · best practices ${p.path} (its own 404 status is a console error)`,
-            `${p.accessibility} · ${p.bestPractices}`,
-            '100 · ≥ 96',
-            p.accessibility === 100 && atLeast(p.bestPractices, 96),
-          ),
-    );
-  }
-  return rows;
 }
 
 const OVERHEAD_PATHS = ['/', '/ja', '/no-such-page'];
@@ -337,14 +258,19 @@ function imageRows(image) {
  * @param {BenchResults} results
  * @param {ReadonlySet<string> | null} stages null: every stage
  */
-export function buildRows({ throughput, ceiling, mixedLoad, js, lighthouse, serverOverhead, serverMemory, image }, stages) {
+export function buildRows(
+  { throughput, ceiling, mixedLoad, js, lighthouseApplied, lighthouseSimulated, trace, html, serverOverhead, serverMemory, image },
+  stages,
+) {
   const ran = (/** @type {string} */ name) => !stages || stages.has(name);
   return [
     ...(ran('throughput') ? throughputRows(throughput) : []),
     ...(ran('ceiling') ? ceilingRows(ceiling) : []),
     ...(ran('mixed-load') ? mixedLoadRows(mixedLoad) : []),
     ...(ran('js') ? jsRows(js) : []),
-    ...(ran('lighthouse') ? lighthousePageRows(lighthouse) : []),
+    ...(ran('lighthouse') ? lighthouseRows(lighthouseApplied, lighthouseSimulated) : []),
+    ...(ran('trace') ? traceRows(trace) : []),
+    ...(ran('html') ? htmlRows(html) : []),
     ...(ran('server-overhead') ? [...serverOverheadRows(serverOverhead), ...serverMemoryRows(serverMemory)] : []),
     ...(ran('image') ? imageRows(image) : []),
   ];

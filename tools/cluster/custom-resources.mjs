@@ -41,8 +41,8 @@ function moduleDir(goModuleDir, modulePath) {
   return JSON.parse(out).Dir;
 }
 
-/** @param {keyof typeof CRD_FILES} goModuleDir */
-function crdFiles(goModuleDir) {
+/** The CRD files of the modules our Go module `goModuleDir` pins (the chart tests validate against them too). @param {keyof typeof CRD_FILES} goModuleDir */
+export function crdFiles(goModuleDir) {
   return Object.entries(CRD_FILES[goModuleDir] ?? {}).flatMap(([modulePath, files]) =>
     files.map((file) => path.join(moduleDir(goModuleDir, modulePath), file)),
   );

@@ -35,19 +35,29 @@ function* files(entry) {
 }
 
 /**
- * The hash of the build's inputs and of the settings `env` it is made with.
- * @param {Record<string, string>} env
+ * The hash of the files under `inputs` (relative to the root) and of the settings `env`:
+ * what decides whether a cached build still matches its sources.
+ * @param {string[]} inputs
+ * @param {Record<string, string>} [env]
  */
-export function sourceHash(env) {
+export function hashInputs(inputs, env = {}) {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(env));
-  for (const input of INPUTS) {
+  for (const input of inputs) {
     for (const file of files(input)) {
       hash.update(file);
       hash.update(readFileSync(path.join(ROOT, file)));
     }
   }
   return hash.digest('hex');
+}
+
+/**
+ * The hash of the build's inputs and of the settings `env` it is made with.
+ * @param {Record<string, string>} env
+ */
+export function sourceHash(env) {
+  return hashInputs(INPUTS, env);
 }
 
 /**

@@ -1,14 +1,13 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { notFound } from 'next/navigation';
-import { BuildFreshness } from '@/freshness/build-freshness';
 import { ClientMessagesProvider } from '@/i18n/client-messages';
+import { routeLocale } from '@/i18n/route-locale';
 import { getClientMessages } from '@/i18n/server';
-import { isLocale, LOCALES } from '@/shared/locales';
+import { LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
+import { DocumentShell, documentMetadata } from '@/ui/layouts/document-shell';
 import { NavigationProgress } from '@/ui/navigation-progress/navigation-progress-view';
-import { WebVitalsReporter } from '@/ui/web-vitals/web-vitals-reporter';
-import '@/ui/theme/globals.css';
+import { BackgroundWork } from './background-work';
 
 export const dynamicParams = false;
 
@@ -17,10 +16,10 @@ export function generateStaticParams() {
 }
 
 export const metadata: Metadata = {
+  ...documentMetadata,
   title: siteConfig.name,
   description: siteConfig.description || undefined,
   keywords: siteConfig.keywords.length > 0 ? siteConfig.keywords : undefined,
-  icons: { icon: '/favicon.svg' },
 };
 
 export const viewport: Viewport = {
@@ -28,20 +27,16 @@ export const viewport: Viewport = {
 };
 
 export default async function LocaleLayout({ children, params }: { children: ReactNode; params: Promise<{ locale: string }> }) {
-  const { locale } = await params;
-  if (!isLocale(locale)) notFound();
+  const locale = await routeLocale(params);
   const messages = await getClientMessages(locale);
 
   return (
-    <html lang={locale}>
-      <body>
-        <ClientMessagesProvider locale={locale} messages={messages}>
-          <NavigationProgress />
-          <WebVitalsReporter locale={locale} />
-          <BuildFreshness locale={locale} />
-          {children}
-        </ClientMessagesProvider>
-      </body>
-    </html>
+    <DocumentShell locale={locale}>
+      <ClientMessagesProvider locale={locale} messages={messages}>
+        <NavigationProgress />
+        <BackgroundWork locale={locale} />
+        {children}
+      </ClientMessagesProvider>
+    </DocumentShell>
   );
 }

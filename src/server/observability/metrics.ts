@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { NAMESPACES } from '@/i18n/namespaces';
 import { LOCALES } from '@/shared/locales';
-import { TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
+import { PAGE_BUILDS, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 import type { BuildInfo } from '../build-info';
 
 export const FETCH_FAILURE_KINDS = ['manifest', 'payload', 'latest'] as const;
@@ -22,6 +22,13 @@ export const UNPARSED_REASONS = [
 ] as const;
 
 export type UnparsedReason = (typeof UNPARSED_REASONS)[number];
+
+/** What a pod asks another build's pods for during a canary release (serving/builds/peer-files.ts), and how it went. */
+export const PEER_FILE_KINDS = ['asset', 'manifest'] as const;
+export const PEER_FORWARD_RESULTS = ['served', 'missing', 'failed', 'busy'] as const;
+
+export type PeerFileKind = (typeof PEER_FILE_KINDS)[number];
+export type PeerForwardResult = (typeof PEER_FORWARD_RESULTS)[number];
 
 /** From 5 ms to 10 s: a prerendered page answers in the first buckets, a cold render in the last. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -63,6 +70,12 @@ export function createMetrics(build: BuildInfo) {
       help: 'HTTP requests on the public port being served right now.',
       registers: [registry],
     }),
+    peerForwards: new Counter({
+      name: 'meridian_peer_forwards_total',
+      help: "Requests for another live build's assets and manifests sent on to its pods during a canary release, by result.",
+      labelNames: ['kind', 'result'] as const,
+      registers: [registry],
+    }),
     buildInfo: new Gauge({
       name: 'meridian_build_info',
       help: 'The build this process serves; always 1.',
@@ -71,40 +84,46 @@ export function createMetrics(build: BuildInfo) {
     }),
     localeLoadFailures: new Counter({
       name: 'meridian_locale_load_failures_total',
-      help: 'Locale message files that failed to load, on the server or in browsers.',
-      labelNames: ['locale', 'namespace', 'source'] as const,
+      help: 'Locale message files that failed to load, on the server or in browsers (page_build: self for the server).',
+      labelNames: ['locale', 'namespace', 'source', 'page_build'] as const,
       registers: [registry],
     }),
     manifestFetchFailures: new Counter({
       name: 'meridian_manifest_fetch_failures_total',
-      help: 'Build manifest, page payload and latest-build fetches that failed in browsers.',
-      labelNames: ['kind'] as const,
+      help: 'Build manifest, page payload and latest-build fetches that failed in browsers, by the page build.',
+      labelNames: ['kind', 'page_build'] as const,
       registers: [registry],
     }),
     clientEvents: new Counter({
       name: 'meridian_client_events_total',
-      help: 'Events reported by browsers through /api/telemetry.',
-      labelNames: ['event'] as const,
+      help: "Events reported by browsers through /api/telemetry, by the page build (self: this server's build).",
+      labelNames: ['event', 'page_build'] as const,
+      registers: [registry],
+    }),
+    pageViews: new Counter({
+      name: 'meridian_client_page_views_total',
+      help: 'Page loads reported by browsers (one TTFB report each), by the page build.',
+      labelNames: ['page_build'] as const,
       registers: [registry],
     }),
     webVitalLcp: new Histogram({
       name: 'meridian_web_vitals_lcp_seconds',
       help: 'Largest Contentful Paint reported by browsers.',
-      labelNames: ['locale'] as const,
+      labelNames: ['locale', 'page_build'] as const,
       buckets: LCP_BUCKETS,
       registers: [registry],
     }),
     webVitalInp: new Histogram({
       name: 'meridian_web_vitals_inp_seconds',
       help: 'Interaction to Next Paint reported by browsers.',
-      labelNames: ['locale'] as const,
+      labelNames: ['locale', 'page_build'] as const,
       buckets: INP_BUCKETS,
       registers: [registry],
     }),
     webVitalCls: new Histogram({
       name: 'meridian_web_vitals_cls',
       help: 'Cumulative Layout Shift reported by browsers (unitless).',
-      labelNames: ['locale'] as const,
+      labelNames: ['locale', 'page_build'] as const,
       buckets: CLS_BUCKETS,
       registers: [registry],
     }),
@@ -112,14 +131,26 @@ export function createMetrics(build: BuildInfo) {
   metrics.buildInfo.set({ build_id: build.buildId, version: build.version, revision: build.revision, node_version: process.version }, 1);
   // Every failure and event series exists from the start at 0, so that rate()
   // and increase() see its first occurrence (a series born at 1 shows no increase).
-  for (const source of ['server', 'client'] as const) {
-    for (const locale of LOCALES) {
-      for (const namespace of NAMESPACES) metrics.localeLoadFailures.inc({ locale, namespace, source }, 0);
+  // The server's own failures are of its own build; browsers' are of theirs.
+  for (const [source, pageBuilds] of [
+    ['server', ['self']],
+    ['client', PAGE_BUILDS],
+  ] as const) {
+    for (const page_build of pageBuilds) {
+      for (const locale of LOCALES) {
+        for (const namespace of NAMESPACES) metrics.localeLoadFailures.inc({ locale, namespace, source, page_build }, 0);
+      }
     }
   }
-  for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind }, 0);
   for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
-  for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event }, 0);
+  for (const kind of PEER_FILE_KINDS) {
+    for (const result of PEER_FORWARD_RESULTS) metrics.peerForwards.inc({ kind, result }, 0);
+  }
+  for (const page_build of PAGE_BUILDS) {
+    for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind, page_build }, 0);
+    for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event, page_build }, 0);
+    metrics.pageViews.inc({ page_build }, 0);
+  }
   return metrics;
 }
 

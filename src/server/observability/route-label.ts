@@ -1,6 +1,6 @@
 import { decideRoute, type RoutingDecision } from '@/i18n/routing';
 import { DEFAULT_LOCALE, LOCALES } from '@/shared/locales';
-import { BUILD_MANIFEST_PREFIX, HEALTH_PATH, LATEST_BUILD_PATH, READINESS_PATH } from '@/shared/site-paths';
+import { BUILD_MANIFEST_PREFIX, CURRENT_BUILD_PATH, HEALTH_PATH, LATEST_BUILD_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /**
@@ -15,6 +15,7 @@ export const ROUTES = [
   '/metrics',
   TELEMETRY_ENDPOINT,
   LATEST_BUILD_PATH,
+  CURRENT_BUILD_PATH,
   `${BUILD_MANIFEST_PREFIX}[id]`,
   '/_next/static',
   '/_next/image',
@@ -36,7 +37,7 @@ const LOCALE_HOMES: ReadonlySet<string> = new Set(LOCALES.map((locale) => `/${lo
 /** The template of a path the locale rules pass by: probes, APIs, build files, framework and public files. */
 function passedTemplateOf(pathname: string): RouteLabel {
   if (pathname === HEALTH_PATH || pathname === READINESS_PATH || pathname === '/metrics') return pathname;
-  if (pathname === TELEMETRY_ENDPOINT || pathname === LATEST_BUILD_PATH) return pathname;
+  if (pathname === TELEMETRY_ENDPOINT || pathname === LATEST_BUILD_PATH || pathname === CURRENT_BUILD_PATH) return pathname;
   if (pathname.startsWith(BUILD_MANIFEST_PREFIX)) return `${BUILD_MANIFEST_PREFIX}[id]`;
   if (pathname.startsWith('/_next/static/')) return '/_next/static';
   if (pathname.startsWith('/_next/image')) return '/_next/image';

@@ -11,6 +11,7 @@ import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths'
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
+import { deploymentIdOf, type PeerFiles } from './builds/peer-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
 import { serveFile } from './files/serve-file';
 import type { ServedFile } from './files/served-file';
@@ -34,6 +35,8 @@ import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
   config: ServerConfig;
+  /** The id of the build this process serves. */
+  buildId: string;
   dir: string;
   logger: Logger;
   metrics: Metrics;
@@ -41,6 +44,8 @@ export interface PipelineDeps {
   /** The build's assets and public/, by URL path. */
   files: ReadonlyMap<string, ServedFile>;
   buildFiles: BuildFiles;
+  /** During a canary release, the other live build's files, from its pods; null otherwise. */
+  peerFiles: PeerFiles | null;
   crawlerFiles: CrawlerFiles;
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
@@ -93,15 +98,19 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
-      return handleTelemetry(req, res, { metrics, logger, clientAddress, limiter: deps.limiter });
+      return handleTelemetry(req, res, { metrics, logger, buildId: deps.buildId, clientAddress, limiter: deps.limiter });
     }
-    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles);
+    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
     const file = siteFileOf(deps.files, pathname);
     if (file) return serveFile(req, res, file);
-    // A file of another build (during a rollout): a plain, uncached 404, so the browser sees a
-    // chunk error and recovers, and no cache keeps the miss.
-    if (pathname.startsWith(BUILD_ASSETS_PREFIX)) return answerPlainText(req, res, 404, 'Not Found');
+    if (pathname.startsWith(BUILD_ASSETS_PREFIX)) {
+      // During a canary release, a file of the other live build comes from its pods.
+      if (deps.peerFiles?.mayForward(req, deploymentIdOf(req.url))) return deps.peerFiles.forward(req, res, 'asset');
+      // A file of another build (during a rollout): a plain, uncached 404, so the browser sees a
+      // chunk error and recovers, and no cache keeps the miss.
+      return answerPlainText(req, res, 404, 'Not Found');
+    }
     if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     const next = deps.next();

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { SiteLink } from '@/ui/navigation/site-link';
 import { interpolate } from '@/i18n/client-messages';
+import { useLoadEventFired } from '@/shared/load-event';
 import type { Swiper } from './swiper-runtime';
 import { SLIDE_IMAGE_SIZE, type CarouselLabels, type SlideContent } from './slides';
 import styles from './carousel.module.css';
@@ -11,17 +12,14 @@ const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 /** Swiper arrives this long after the page settles: well before autoplay's first turn. */
 const IDLE_LOAD_DELAY_MS = 3000;
 
-function visitorIsInside(root: HTMLElement | null): boolean {
-  return Boolean(root && (root.matches(':hover') || root.contains(document.activeElement)));
-}
-
 /**
  * The hero carousel. The server renders every slide in Swiper's markup with the
  * first one in view, so it reads without JavaScript and nothing moves when
  * Swiper takes over. Swiper's code (about 30 KiB) is not part of the first
- * load: it comes when the visitor reaches for the carousel, or once the page
- * has been idle for a few seconds. Autoplay pauses on hover and focus and stays
- * off for visitors who prefer reduced motion.
+ * load: it comes when the visitor reaches for the carousel (pointer, touch,
+ * focus, its buttons), or once the page has been idle for a few seconds; then
+ * the arrow keys move it too. Autoplay pauses on hover and focus and stays off
+ * for visitors who prefer reduced motion.
  */
 export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: CarouselLabels }) {
   const rootRef = useRef<HTMLElement>(null);
@@ -33,14 +31,13 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
   const ensureSwiper = useCallback((): Promise<Swiper> => {
     loadingRef.current ??= import('./swiper-runtime').then(({ createSwiper }) => {
       const swiper = createSwiper({
+        root: rootRef.current as HTMLElement,
         element: swiperElementRef.current as HTMLElement,
         pagination: paginationRef.current as HTMLElement,
         labels,
         reducedMotion: window.matchMedia(REDUCED_MOTION).matches,
       });
       swiperRef.current = swiper;
-      // The pointer or focus may already be inside: Swiper only watches for them arriving.
-      if (visitorIsInside(rootRef.current)) swiper.autoplay?.stop();
       return swiper;
     });
     return loadingRef.current;
@@ -50,50 +47,26 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
     const root = rootRef.current;
     if (!root) return;
     const load = () => void ensureSwiper();
-    const hold = () => swiperRef.current?.autoplay?.stop();
-    const release = (event: FocusEvent | PointerEvent) => {
-      const swiper = swiperRef.current;
-      if (!swiper || swiper.autoplay?.running || window.matchMedia(REDUCED_MOTION).matches) return;
-      const focusStays = event instanceof FocusEvent && root.contains(event.relatedTarget as Node | null);
-      const pointerStays = event instanceof FocusEvent && root.matches(':hover');
-      const focusInside = event instanceof PointerEvent && root.contains(document.activeElement);
-      if (!focusStays && !pointerStays && !focusInside) swiper.autoplay?.start();
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (swiperRef.current || (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight')) return;
-      const box = root.getBoundingClientRect();
-      if (box.bottom < 0 || box.top > window.innerHeight) return;
-      void ensureSwiper().then((swiper) => (event.key === 'ArrowRight' ? swiper.slideNext() : swiper.slidePrev()));
-    };
-    let idleTimer: ReturnType<typeof setTimeout> | undefined;
-    const scheduleIdleLoad = () => {
-      idleTimer = setTimeout(() => requestIdleCallback(load), IDLE_LOAD_DELAY_MS);
-    };
-    if (document.readyState === 'complete') scheduleIdleLoad();
-    else window.addEventListener('load', scheduleIdleLoad, { once: true });
-
     root.addEventListener('pointerenter', load);
     root.addEventListener('touchstart', load, { passive: true });
     root.addEventListener('focusin', load);
-    root.addEventListener('focusin', hold);
-    root.addEventListener('focusout', release);
-    root.addEventListener('pointerleave', release);
-    document.addEventListener('keydown', onKeyDown);
     return () => {
-      clearTimeout(idleTimer);
-      window.removeEventListener('load', scheduleIdleLoad);
       root.removeEventListener('pointerenter', load);
       root.removeEventListener('touchstart', load);
       root.removeEventListener('focusin', load);
-      root.removeEventListener('focusin', hold);
-      root.removeEventListener('focusout', release);
-      root.removeEventListener('pointerleave', release);
-      document.removeEventListener('keydown', onKeyDown);
       swiperRef.current?.destroy(true, false);
       swiperRef.current = null;
       loadingRef.current = null;
     };
   }, [ensureSwiper]);
+
+  const loaded = useLoadEventFired();
+  useEffect(() => {
+    if (!loaded) return;
+    // Safari has no requestIdleCallback: there the timer alone decides.
+    const timer = setTimeout(() => (window.requestIdleCallback ?? setTimeout)(() => void ensureSwiper()), IDLE_LOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [loaded, ensureSwiper]);
 
   return (
     <section ref={rootRef} className={styles.carousel} aria-label={labels.region} aria-roledescription="carousel">
@@ -113,17 +86,21 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
                   {slide.cta}
                 </SiteLink>
               </div>
-              {/* eslint-disable-next-line @next/next/no-img-element -- SVG slides, the first a data: URL inside the HTML: Next's optimiser does not resize SVG and is off (images.unoptimized in next.config.js). */}
-              <img
-                className={styles.image}
-                src={slide.image}
-                alt={slide.imageAlt}
-                width={SLIDE_IMAGE_SIZE.width}
-                height={SLIDE_IMAGE_SIZE.height}
-                loading={index === 0 ? 'eager' : 'lazy'}
-                fetchPriority={index === 0 ? 'high' : 'low'}
-                decoding={index === 0 ? 'sync' : 'async'}
-              />
+              {slide.image === null ? (
+                <div className={`${styles.image} ${styles.heroImage}`} role="img" aria-label={slide.imageAlt} />
+              ) : (
+                // eslint-disable-next-line @next/next/no-img-element -- SVG slides: Next's optimiser does not resize SVG and is off (images.unoptimized in next.config.js).
+                <img
+                  className={styles.image}
+                  src={slide.image}
+                  alt={slide.imageAlt}
+                  width={SLIDE_IMAGE_SIZE.width}
+                  height={SLIDE_IMAGE_SIZE.height}
+                  loading="lazy"
+                  fetchPriority="low"
+                  decoding="async"
+                />
+              )}
             </div>
           ))}
         </div>

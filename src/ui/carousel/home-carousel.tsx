@@ -2,7 +2,6 @@ import { getTranslator } from '@/i18n/server';
 import type { Locale } from '@/shared/locales';
 import { menuItemHref } from '@/ui/navigation/menu-items';
 import { Carousel } from './carousel';
-import { svgDataUrl } from './inline-image';
 import { SLIDES, type CarouselLabels, type SlideContent } from './slides';
 
 /** The carousel with its slides and labels in the page's locale. */
@@ -14,8 +13,8 @@ export async function HomeCarousel({ locale }: { locale: Locale }) {
     text: t(`slides.${slide.id}.text`),
     cta: t(`slides.${slide.id}.cta`),
     href: menuItemHref(locale, slide.target),
-    // The first image, the page's largest paint, comes inside the HTML; the others load lazily.
-    image: index === 0 ? svgDataUrl(slide.image) : slide.image,
+    // The first image, the page's largest paint, comes with the stylesheet; the others load lazily.
+    image: index === 0 ? null : slide.image,
     imageAlt: t(`slides.${slide.id}.imageAlt`),
   }));
   const labels: CarouselLabels = {

@@ -14,7 +14,8 @@ export interface SlideContent {
   text: string;
   cta: string;
   href: string;
-  image: string;
+  /** The image's URL; null for the first slide's, which the stylesheet draws (`.heroImage`). */
+  image: string | null;
   imageAlt: string;
 }
 

@@ -29,10 +29,10 @@ export function ErrorView({
   );
 }
 
-/** The way out that the page leads with: a plain link, so it works before (and without) JavaScript. */
-export function ErrorLinkAction({ href, children }: { href: string; children: ReactNode }) {
+/** A way out as a plain link, so it works before (and without) JavaScript; `secondary` when the page does not lead with it. */
+export function ErrorLinkAction({ href, secondary = false, children }: { href: string; secondary?: boolean; children: ReactNode }) {
   return (
-    <a className={styles.action} href={href}>
+    <a className={secondary ? styles.secondary : styles.action} href={href}>
       {children}
     </a>
   );

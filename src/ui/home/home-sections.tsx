@@ -7,8 +7,8 @@ const FEATURES = ['prerendered', 'languages', 'accessible'] as const;
 const ROLLOUT_POINTS = ['zeroDowntime', 'nextClick', 'selfHealing'] as const;
 const OBSERVABILITY_POINTS = ['metrics', 'logs', 'traces'] as const;
 
-/** A titled section with an introduction and a list of short points. */
-function PointsSection({ id, title, text, children }: { id: string; title: string; text: string; children: string[] }) {
+/** A titled section with an introduction and a list of short points, keyed by their ids (not their words, which the page data would carry twice). */
+function PointsSection({ id, title, text, points }: { id: string; title: string; text: string; points: [key: string, text: string][] }) {
   return (
     <section id={id} className={styles.section} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className={styles.title}>
@@ -16,8 +16,8 @@ function PointsSection({ id, title, text, children }: { id: string; title: strin
       </h2>
       <p className={styles.intro}>{text}</p>
       <ul className={styles.points}>
-        {children.map((point) => (
-          <li key={point}>{point}</li>
+        {points.map(([key, point]) => (
+          <li key={key}>{point}</li>
         ))}
       </ul>
     </section>
@@ -43,12 +43,18 @@ export async function HomeSections({ locale }: { locale: Locale }) {
           ))}
         </ul>
       </section>
-      <PointsSection id="rollouts" title={t('rollouts.title')} text={t('rollouts.text')}>
-        {ROLLOUT_POINTS.map((point) => t(`rollouts.points.${point}`))}
-      </PointsSection>
-      <PointsSection id="observability" title={t('observability.title')} text={t('observability.text')}>
-        {OBSERVABILITY_POINTS.map((point) => t(`observability.points.${point}`))}
-      </PointsSection>
+      <PointsSection
+        id="rollouts"
+        title={t('rollouts.title')}
+        text={t('rollouts.text')}
+        points={ROLLOUT_POINTS.map((point) => [point, t(`rollouts.points.${point}`)])}
+      />
+      <PointsSection
+        id="observability"
+        title={t('observability.title')}
+        text={t('observability.text')}
+        points={OBSERVABILITY_POINTS.map((point) => [point, t(`observability.points.${point}`)])}
+      />
       <section id="languages" className={styles.section} aria-labelledby="languages-title">
         <h2 id="languages-title" className={styles.title}>
           {t('languages.title')}

@@ -1,9 +1,10 @@
 'use client';
 
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { usePathname } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
 import { LOCALES, NATIVE_NAMES, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
+import { useDismissable } from '@/ui/dismissable/use-dismissable';
 import { useLocaleSwitch } from './use-locale-switch';
 import styles from './language-switcher.module.css';
 
@@ -14,10 +15,8 @@ import styles from './language-switcher.module.css';
  */
 export function LanguageSwitcher({ locale }: { locale: Locale }) {
   const t = useClientT('language-switcher');
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, rootRef, buttonRef } = useDismissable({ modal: false });
   const menuId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const itemRefs = useRef<(HTMLAnchorElement | null)[]>([]);
   const pathname = usePathname();
   const switchLocale = useLocaleSwitch();
@@ -42,20 +41,6 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
     pendingFocus.current = null;
   });
 
-  const closeMenu = (returnFocus: boolean) => {
-    setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
-  };
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
   const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
@@ -68,10 +53,6 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
     if (event.key in moves) {
       event.preventDefault();
       focusItem(moves[event.key] ?? 0);
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      closeMenu(true);
     } else if (event.key === 'Tab') {
       setOpen(false);
     } else if (event.key === ' ') {
@@ -90,7 +71,7 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
         aria-expanded={open}
         aria-controls={menuId}
         aria-label={t('buttonLabel', { language: NATIVE_NAMES[locale] })}
-        onClick={() => (open ? closeMenu(false) : openMenu())}
+        onClick={() => (open ? close(false) : openMenu())}
         onKeyDown={onButtonKeyDown}
       >
         <svg className={styles.globe} viewBox="0 0 24 24" aria-hidden="true">

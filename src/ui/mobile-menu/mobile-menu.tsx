@@ -1,8 +1,9 @@
 'use client';
 
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { usePathname } from 'next/navigation';
 import { useClientT } from '@/i18n/client-messages';
+import { useDismissable } from '@/ui/dismissable/use-dismissable';
 import { makeRestOfPageInert } from './inert-outside';
 import styles from './mobile-menu.module.css';
 
@@ -17,10 +18,8 @@ const DESKTOP_QUERY = '(min-width: 768px)';
  */
 export function MobileMenu({ children }: { children: ReactNode }) {
   const t = useClientT('mobile-menu');
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, close, rootRef, buttonRef } = useDismissable({ modal: true });
   const panelId = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   const pathname = usePathname();
   // A navigation closes the menu during the render that shows the new page
@@ -31,55 +30,32 @@ export function MobileMenu({ children }: { children: ReactNode }) {
     setOpen(false);
   }
 
-  const close = useCallback(() => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  }, []);
-
   useEffect(() => {
     if (!open) return;
     const menu = rootRef.current;
     const panel = panelRef.current;
-    const button = buttonRef.current;
-    if (!menu || !panel || !button) return;
+    if (!menu || !panel) return;
     const root = document.documentElement;
     const previousOverflow = root.style.overflow;
     root.style.overflow = 'hidden';
     const restoreRestOfPage = makeRestOfPageInert(menu);
     panel.querySelector<HTMLElement>('a[href], button:not([disabled])')?.focus();
 
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        close();
-      }
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      if (panel.contains(target) || button.contains(target)) return;
-      // Keep the click from moving focus, so it can return to the button.
-      event.preventDefault();
-      close();
-    };
     const onPanelClick = (event: MouseEvent) => {
-      if (event.target instanceof Element && event.target.closest('a[href]:not([aria-haspopup])')) close();
+      if (event.target instanceof Element && event.target.closest('a[href]:not([aria-haspopup])')) close(true);
     };
     const desktop = window.matchMedia(DESKTOP_QUERY);
     const onViewportChange = () => desktop.matches && setOpen(false);
 
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
     panel.addEventListener('click', onPanelClick);
     desktop.addEventListener('change', onViewportChange);
     return () => {
       root.style.overflow = previousOverflow;
       restoreRestOfPage();
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
       panel.removeEventListener('click', onPanelClick);
       desktop.removeEventListener('change', onViewportChange);
     };
-  }, [open, close]);
+  }, [open, close, rootRef, setOpen]);
 
   return (
     <div ref={rootRef} className={styles.root}>
@@ -89,7 +65,7 @@ export function MobileMenu({ children }: { children: ReactNode }) {
         className={styles.toggle}
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => (open ? close() : setOpen(true))}
+        onClick={() => (open ? close(true) : setOpen(true))}
       >
         <span className={styles.icon} data-open={open} aria-hidden="true" />
         <span className="visually-hidden">{open ? t('close') : t('open')}</span>

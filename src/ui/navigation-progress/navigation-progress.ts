@@ -17,10 +17,12 @@ export const navigationProgress = {
   routerTransitionStarted(href: string): void {
     if (routeKey(new URL(href, window.location.href)) !== renderedRoute) machine.start();
   },
-  /** The router rendered the route the browser now shows. */
-  routeRendered(): void {
+  /** The router rendered the route the browser now shows; true when it came by a client navigation, not the page load. */
+  routeRendered(): boolean {
+    const navigated = renderedRoute !== '';
     renderedRoute = routeKey(window.location);
     machine.finish();
+    return navigated;
   },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);

@@ -1,11 +1,36 @@
-import Link from 'next/link';
-import type { ComponentProps } from 'react';
+'use client';
+
+import { useRouter } from 'next/navigation';
+import type { ComponentProps, MouseEvent } from 'react';
 
 /**
- * next/link without its own prefetching: which router payloads a page
- * prefetches is decided once, from the build's route manifest (prerendered
- * pages of the current locale; see src/freshness/build-freshness.tsx).
+ * A click the page may take over: the main button, no modifier key (new tab or
+ * window, download), on a link that opens in this tab.
  */
-export function SiteLink(props: Omit<ComponentProps<typeof Link>, 'prefetch'>) {
-  return <Link {...props} prefetch={false} />;
+export function isPlainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  const { button, metaKey, ctrlKey, shiftKey, altKey, currentTarget } = event;
+  return button === 0 && !metaKey && !ctrlKey && !shiftKey && !altKey && (!currentTarget.target || currentTarget.target === '_self');
+}
+
+/**
+ * A link within the site, followed by the router: a real `<a>`, so it works
+ * before hydration and for new tabs, and a client navigation once hydrated.
+ * Not next/link: every link of the site leads to a section of a locale's home
+ * page, which the route manifest already prefetches (src/freshness), so
+ * next/link's prefetching and its 3.5 KiB br before the load event bought
+ * nothing (docs/performance.md).
+ */
+export function SiteLink({ href, ...props }: Omit<ComponentProps<'a'>, 'onClick'> & { href: string }) {
+  const router = useRouter();
+  return (
+    <a
+      {...props}
+      href={href}
+      onClick={(event) => {
+        if (!isPlainClick(event)) return;
+        event.preventDefault();
+        router.push(href);
+      }}
+    />
+  );
 }

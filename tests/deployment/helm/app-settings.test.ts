@@ -14,6 +14,8 @@ describe("the app's settings", () => {
       SHUTDOWN_DELAY_MS: '5000',
       SHUTDOWN_TIMEOUT_MS: '20000',
       KEEP_ALIVE_TIMEOUT_MS: '65000',
+      HEADERS_TIMEOUT_MS: '10000',
+      MAX_CONNECTIONS: '10000',
       TRUST_PROXY: 'false',
       HSTS: 'false',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '60',

@@ -7,12 +7,13 @@ import { render } from '../support/chart';
 import { testPodOf } from '../support/workload';
 
 /** A stand-in for the Service: /readyz answers `readyStatus`, /builds/latest.json the given build. */
-async function fakeSite(readyStatus: number, buildId: string): Promise<{ url: string; server: Server }> {
+async function fakeSite(readyStatus: number, buildId: string, canary?: string): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://site');
+    const json = (body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname === '/readyz') response.writeHead(readyStatus).end(readyStatus === 200 ? 'ready' : 'draining');
-    else if (url.pathname === '/builds/latest.json')
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: buildId, timestamp: 1 }));
+    else if (url.pathname === '/builds/latest.json') json({ id: buildId, timestamp: 1, ...(canary ? { canary } : {}) });
+    else if (url.pathname === '/builds/current.json') json({ id: canary ?? buildId, timestamp: 1 });
     else response.writeHead(404).end();
   });
   server.listen(0, '127.0.0.1');
@@ -21,14 +22,14 @@ async function fakeSite(readyStatus: number, buildId: string): Promise<{ url: st
 }
 
 /** Runs the test pod's container command with node, as the kubelet would, against `siteUrl`. */
-async function runTestPod(siteUrl: string, values: Record<string, unknown> = {}) {
+async function runTestPod(siteUrl: string, values: Record<string, unknown> = {}, serviceUrls: Record<string, string> = {}) {
   const container = testPodOf(render(values)).spec!.containers[0]!;
   const env = Object.fromEntries((container.env ?? []).map(({ name, value }) => [name, value ?? '']));
   const [command, ...args] = [...container.command!, ...container.args!];
   expect(command).toBe('node');
   // Only the pod's own variables (the script reads SITE_URL and EXPECTED_BUILD_ID); NODE_ENV as the app image sets it.
   const child = spawn(process.execPath, args, {
-    env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl },
+    env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl, ...serviceUrls },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -85,6 +86,21 @@ describe('the helm test pod', () => {
 
     expect(result.output).toContain(says);
     expect(result.code).toBe(code);
+  });
+
+  it('during a canary release, passes once the canary Service serves the image tag and the site names it as the canary', async () => {
+    const fake = await fakeSite(200, 'b6', 'b7');
+    site = fake.server;
+    const values = {
+      image: { tag: 'b7' },
+      rollout: { strategy: 'canary', canary: { analysis: { prometheusAddress: 'http://prometheus:9090' } } },
+    };
+
+    const result = await runTestPod(fake.url, values, { CANARY_SITE_URL: fake.url });
+
+    expect(result.output).toContain('/builds/current.json serves build b7');
+    expect(result.output).toContain('serves build b6 and the canary b7');
+    expect(result.code).toBe(0);
   });
 
   it('opts out of mesh sidecar injection (a sidecar would keep the pod running), is deleted when it passes, and has a deadline', () => {

@@ -22,7 +22,7 @@ describe('observabilityExpressions', () => {
   it('substitutes the variables as Grafana would, leaving none', () => {
     for (const { name, expr } of expressions) expect(expr, name).not.toMatch(/\$|\[\[/);
     expect(expressions.find((expression) => expression.name === 'dashboard › Latency › p99 latency by route › A')?.expr).toBe(
-      'histogram_quantile(0.99, sum by (route, le) (rate(http_server_request_duration_seconds_bucket{job="meridian", namespace=~".*", instance=~"127\\.0\\.0\\.1:9464"}[1m])))',
+      'histogram_quantile(0.99, sum by (route, le) (rate(http_server_request_duration_seconds_bucket{job="meridian", namespace=~".*", instance=~"127\\.0\\.0\\.1:9464", route!="unparsed"}[1m])))',
     );
   });
 

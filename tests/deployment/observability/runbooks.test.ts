@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { readDashboard, rows } from '../support/grafana-dashboard';
-import { alertingRules } from '../support/prometheus-rules';
+import { alertingRules, chartOnlyAlertingRules } from '../support/prometheus-rules';
 
 const RUNBOOKS = readFileSync(path.join(ROOT, 'docs', 'runbooks.md'), 'utf8');
 
@@ -38,7 +38,7 @@ describe('docs/runbooks.md', () => {
 
   it('has a section for every alert and for nothing else, reached by its runbook_url anchor', () => {
     const anchors = runbookSections.map((section) => githubAnchor(section.heading));
-    const alerts = alertingRules();
+    const alerts = [...alertingRules(), ...chartOnlyAlertingRules()];
 
     expect(runbookSections.map((section) => section.heading).sort()).toEqual(alerts.map((rule) => rule.alert).sort());
     for (const rule of alerts) expect(anchors, rule.alert).toContain(rule.annotations!.runbook_url!.split('#')[1]);

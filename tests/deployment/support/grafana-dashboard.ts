@@ -67,6 +67,8 @@ export interface VariableValues {
   job: string;
   namespace?: string;
   instance?: string;
+  /** The build the Rollout row's panels judge as the canary. */
+  canary?: string;
   /** Grafana's `$__rate_interval`: at least four scrape intervals. */
   rateInterval?: string;
 }
@@ -77,6 +79,7 @@ export function substituteVariables(expr: string, values: VariableValues): strin
     job: values.job,
     namespace: values.namespace ?? '.*',
     instance: values.instance ?? '.*',
+    canary: values.canary ?? 'canary-build-under-test',
     __rate_interval: values.rateInterval ?? '1m',
   };
   return expr.replace(/\$\{(\w+)\}|\$(\w+)|\[\[(\w+)\]\]/g, (match, ...names: (string | undefined)[]) => {

@@ -6,11 +6,13 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Pod, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { argoRolloutsViolations } from './argo-rollouts-schemas';
 import type { KubernetesObject } from './chart';
 
 /**
  * Validators compiled from the Kubernetes OpenAPI schemas (kubernetes-models) and from the
- * Prometheus Operator's and Gateway API's CRDs, by apiVersion and kind. A kind the chart starts rendering
+ * Prometheus Operator's and Gateway API's CRDs, by apiVersion and kind (Argo Rollouts' from
+ * its CRDs in the module tools/argo-rollouts pins: argo-rollouts-schemas.ts). A kind the chart starts rendering
  * without an entry here fails validation, so nothing goes unchecked.
  */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -32,6 +34,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 
 /** Schema violations of one object, as "<Kind>/<name>: <message>"; empty when it is valid. */
 export function schemaViolations(object: KubernetesObject): string[] {
+  const argo = argoRolloutsViolations(object);
+  if (argo) return argo;
   const where = `${object.kind}/${object.metadata.name}`;
   const Model = MODELS[`${object.apiVersion}/${object.kind}`];
   if (!Model) return [`${where}: no schema known for ${object.apiVersion} ${object.kind}`];

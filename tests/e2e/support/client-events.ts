@@ -1,6 +1,8 @@
-/** How many `event`s browsers reported to the server whose metrics are at `metricsUrl`. */
-export async function clientEvents(metricsUrl: string, event: string): Promise<number> {
+/** How many `event`s browsers reported to the server whose metrics are at `metricsUrl`, from pages of any build. */
+export async function clientEvents(metricsUrl: string, event: string, pageBuild?: 'self' | 'other'): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
-  const match = new RegExp(`^meridian_client_events_total\\{event="${event}"\\} (\\d+)`, 'm').exec(text);
-  return Number(match?.[1] ?? 0);
+  const series = new RegExp(`^meridian_client_events_total\\{event="${event}",page_build="(\\w+)"\\} (\\d+)`, 'gm');
+  let total = 0;
+  for (const [, build, count] of text.matchAll(series)) if (!pageBuild || build === pageBuild) total += Number(count);
+  return total;
 }

@@ -13,6 +13,14 @@ export async function slowClientNavigations(page: Page, delayMs: number): Promis
   });
 }
 
+/** Delays document loads, so whatever the page does while one is under way comes first. */
+export async function slowDocumentLoads(page: Page, delayMs: number): Promise<void> {
+  await page.route('**/*', async (route) => {
+    if (route.request().isNavigationRequest()) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await route.fallback();
+  });
+}
+
 /** Records, in the page, every time the element matching `selector` shows `attribute="true"`. */
 export async function recordAttribute(page: Page, selector: string, attribute: string): Promise<void> {
   await page.evaluate(

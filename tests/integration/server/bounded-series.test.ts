@@ -19,6 +19,7 @@ const ROUTES = [
   '/metrics',
   '/api/telemetry',
   '/builds/latest.json',
+  '/builds/current.json',
   '/builds/meta/[id]',
   '/_next/static',
   '/_next/image',
@@ -56,6 +57,7 @@ const NAMESPACES = [
   'error',
   'other',
 ];
+const PAGE_BUILDS = ['self', 'other'];
 const EVENTS = [
   'locale_load_failed',
   'manifest_fetch_failed',
@@ -79,12 +81,23 @@ const EXPECTED: Record<string, Record<string, string[]>> = {
     'http_server_request_duration_seconds',
     histogram({ method: METHODS, route: ROUTES, status_code: STATUS }, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
   ),
-  meridian_client_events_total: { event: EVENTS },
-  meridian_locale_load_failures_total: { locale: LOCALES, namespace: NAMESPACES, source: ['server', 'client'] },
-  meridian_manifest_fetch_failures_total: { kind: ['manifest', 'payload', 'latest'] },
-  ...prefixed('meridian_web_vitals_lcp_seconds', histogram({ locale: LOCALES }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10])),
-  ...prefixed('meridian_web_vitals_inp_seconds', histogram({ locale: LOCALES }, [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2])),
-  ...prefixed('meridian_web_vitals_cls', histogram({ locale: LOCALES }, [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1])),
+  meridian_client_events_total: { event: EVENTS, page_build: PAGE_BUILDS },
+  meridian_client_page_views_total: { page_build: PAGE_BUILDS },
+  meridian_locale_load_failures_total: { locale: LOCALES, namespace: NAMESPACES, source: ['server', 'client'], page_build: PAGE_BUILDS },
+  meridian_manifest_fetch_failures_total: { kind: ['manifest', 'payload', 'latest'], page_build: PAGE_BUILDS },
+  meridian_peer_forwards_total: { kind: ['asset', 'manifest'], result: ['served', 'missing', 'failed', 'busy'] },
+  ...prefixed(
+    'meridian_web_vitals_lcp_seconds',
+    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10]),
+  ),
+  ...prefixed(
+    'meridian_web_vitals_inp_seconds',
+    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2]),
+  ),
+  ...prefixed(
+    'meridian_web_vitals_cls',
+    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1]),
+  ),
 };
 
 function prefixed(name: string, parts: Record<string, Record<string, string[]>>) {

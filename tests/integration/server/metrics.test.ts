@@ -19,6 +19,7 @@ const buildInfo = () =>
 const PROM_CLIENT_LINT = /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
 
 const BEACON = {
+  build: 'e2e-a',
   events: [
     { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: '/ja' },
     { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 500' },
@@ -98,15 +99,17 @@ describe('the metrics port', () => {
     expect(reply.status).toBe(204);
 
     const text = await scrape(server);
-    expect(valueOf(text, 'meridian_client_events_total', { event: 'web_vital' })).toBe(1);
-    expect(valueOf(text, 'meridian_client_events_total', { event: 'locale_load_failed' })).toBe(1);
-    expect(valueOf(text, 'meridian_client_events_total', { event: 'manifest_fetch_failed' })).toBe(1);
+    expect(valueOf(text, 'meridian_client_events_total', { event: 'web_vital', page_build: 'self' })).toBe(1);
+    expect(valueOf(text, 'meridian_client_events_total', { event: 'locale_load_failed', page_build: 'self' })).toBe(1);
+    expect(valueOf(text, 'meridian_client_events_total', { event: 'manifest_fetch_failed', page_build: 'self' })).toBe(1);
     expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_count', { locale: 'ja' })).toBe(1);
     expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_sum', { locale: 'ja' })).toBeCloseTo(1.2);
     expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', le: '1' })).toBe(0);
     expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', le: '1.5' })).toBe(1);
-    expect(valueOf(text, 'meridian_locale_load_failures_total', { locale: 'ja', namespace: 'home', source: 'client' })).toBe(1);
-    expect(valueOf(text, 'meridian_manifest_fetch_failures_total', { kind: 'manifest' })).toBe(1);
+    expect(
+      valueOf(text, 'meridian_locale_load_failures_total', { locale: 'ja', namespace: 'home', source: 'client', page_build: 'self' }),
+    ).toBe(1);
+    expect(valueOf(text, 'meridian_manifest_fetch_failures_total', { kind: 'manifest', page_build: 'self' })).toBe(1);
     expect(text).toMatch(/^# TYPE meridian_web_vitals_inp_seconds histogram$/m);
     expect(text).toMatch(/^# TYPE meridian_web_vitals_cls histogram$/m);
   });

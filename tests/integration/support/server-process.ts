@@ -35,9 +35,9 @@ export function copyOfBuild(): string {
 /** Starts our entry on free loopback ports and waits until /readyz answers 200 (unless told not to wait). */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { entry?: string; waitReady?: boolean } = {},
+  options: { entry?: string; waitReady?: boolean; port?: number } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
   const child = spawn(process.execPath, [options.entry ?? path.join(ROOT, SERVER_ENTRY)], {
     env: {

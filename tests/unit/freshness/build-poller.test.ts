@@ -1,80 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_BACKOFF_MS, parseLatestBuild, PollError, startBuildPoller, type PolledBuild } from '@/freshness/build-poller';
-
-const INTERVAL = 60_000;
-const SAME: PolledBuild = { id: 'a', pollIntervalMs: null };
-
-type Answer = PolledBuild | Error | (() => Promise<PolledBuild>);
-
-/**
- * A poller on fake timers, with a scripted server (answers in order, then the
- * same build), a tab that can be hidden, and a wall clock that can drift from
- * the timers the way it does in a throttled tab or after a clock change.
- */
-function harness(options: { random?: number; firstCheckDelayMs?: number } = {}) {
-  const answers: Answer[] = [];
-  const fetchTimes: number[] = [];
-  const newBuilds: string[] = [];
-  const failures: number[] = [];
-  let hidden = false;
-  let clockOffset = 0;
-  let unsubscribes = 0;
-  let visibilityListener: (() => void) | null = null;
-  const start = Date.now();
-  const poller = startBuildPoller({
-    currentId: 'a',
-    defaultIntervalMs: INTERVAL,
-    firstCheckDelayMs: options.firstCheckDelayMs ?? 0,
-    deps: {
-      fetchLatest: () => {
-        fetchTimes.push(Date.now() - start);
-        const answer = answers.shift() ?? SAME;
-        if (typeof answer === 'function') return answer();
-        return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-      },
-      isHidden: () => hidden,
-      onVisibilityChange: (listener) => {
-        visibilityListener = listener;
-        return () => {
-          unsubscribes += 1;
-          visibilityListener = null;
-        };
-      },
-      random: () => options.random ?? 0.5,
-      now: () => Date.now() + clockOffset,
-      setTimeout: (run, ms) => setTimeout(run, ms),
-      clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-    },
-    onNewBuild: (id) => newBuilds.push(id),
-    onPollFailed: ({ status }) => failures.push(status),
-  });
-  return {
-    poller,
-    answers,
-    newBuilds,
-    failures,
-    /** When each poll was sent, in ms since the start. */
-    polls: () => [...fetchTimes],
-    /** The time between consecutive polls. */
-    waits: () => fetchTimes.slice(1).map((time, index) => time - (fetchTimes[index] ?? 0)),
-    setHidden(value: boolean) {
-      hidden = value;
-      visibilityListener?.();
-    },
-    moveClock(ms: number) {
-      clockOffset += ms;
-    },
-    listening: () => visibilityListener !== null,
-    unsubscribes: () => unsubscribes,
-  };
-}
-
-/** An answer that arrives when the test says so. */
-function pending() {
-  let settle: { resolve(build: PolledBuild): void; reject(error: Error): void } = { resolve: () => {}, reject: () => {} };
-  const answer = () => new Promise<PolledBuild>((resolve, reject) => (settle = { resolve, reject }));
-  return { answer, settle: () => settle };
-}
+import { MAX_BACKOFF_MS, parseLatestBuild, PollError } from '@/freshness/build-poller';
+import { harness, INTERVAL, pending, SAME } from './support/poller-harness';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
@@ -107,7 +33,7 @@ describe('startBuildPoller: the schedule', () => {
 
   it('takes the interval the server sends for the following waits, and keeps it when an answer sends none', async () => {
     const poll = harness();
-    poll.answers.push({ id: 'a', pollIntervalMs: 1000 }, SAME, SAME);
+    poll.answers.push({ id: 'a', canary: null, pollIntervalMs: 1000 }, SAME, SAME);
     await vi.advanceTimersByTimeAsync(3000);
     expect(poll.polls()).toEqual([0, 1000, 2000, 3000]);
   });
@@ -121,7 +47,7 @@ describe('startBuildPoller: the schedule', () => {
 
   it('tells of a new build once, and stops polling for good', async () => {
     const poll = harness();
-    poll.answers.push(SAME, { id: 'b', pollIntervalMs: null }, { id: 'c', pollIntervalMs: null });
+    poll.answers.push(SAME, { id: 'b', canary: null, pollIntervalMs: null }, { id: 'c', canary: null, pollIntervalMs: null });
     await vi.advanceTimersByTimeAsync(10 * INTERVAL);
     poll.setHidden(true);
     poll.setHidden(false);
@@ -262,7 +188,10 @@ describe('startBuildPoller: stop', () => {
   });
 
   it.each([
-    ['a new build', (settle: ReturnType<ReturnType<typeof pending>['settle']>) => settle.resolve({ id: 'b', pollIntervalMs: null })],
+    [
+      'a new build',
+      (settle: ReturnType<ReturnType<typeof pending>['settle']>) => settle.resolve({ id: 'b', canary: null, pollIntervalMs: null }),
+    ],
     ['a failure', (settle: ReturnType<ReturnType<typeof pending>['settle']>) => settle.reject(new PollError(503))],
   ])('calls nothing back when a poll in flight answers %s after stop()', async (_, answer) => {
     const slow = pending();
@@ -279,7 +208,7 @@ describe('startBuildPoller: stop', () => {
 
   it('does nothing more when called after the poller stopped itself', async () => {
     const poll = harness();
-    poll.answers.push({ id: 'b', pollIntervalMs: null });
+    poll.answers.push({ id: 'b', canary: null, pollIntervalMs: null });
     await vi.advanceTimersByTimeAsync(0);
     poll.poller.stop();
     expect(poll.unsubscribes()).toBe(1);
@@ -288,8 +217,8 @@ describe('startBuildPoller: stop', () => {
 
 describe('parseLatestBuild', () => {
   it('reads the id, and the interval when there is a usable one', () => {
-    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, '5000')).toEqual({ id: 'abc', pollIntervalMs: 5000 });
-    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, null)).toEqual({ id: 'abc', pollIntervalMs: null });
+    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, '5000')).toEqual({ id: 'abc', canary: null, pollIntervalMs: 5000 });
+    expect(parseLatestBuild({ id: 'abc', timestamp: 1 }, null)).toEqual({ id: 'abc', canary: null, pollIntervalMs: null });
   });
 
   it.each(['1000', '86400000'])('accepts the interval bound %j', (header) => {

@@ -17,6 +17,7 @@ describe('readConfig', () => {
       hsts: false,
       telemetryRateLimitPerMinute: 60,
       buildPollIntervalMs: 60_000,
+      releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
   });
@@ -95,6 +96,9 @@ describe('readConfig', () => {
     ['BUILD_POLL_INTERVAL_MS', '0', /BUILD_POLL_INTERVAL_MS="0" is invalid: expected an integer from 1000 to 86400000/],
     ['BUILD_POLL_INTERVAL_MS', '999', /BUILD_POLL_INTERVAL_MS="999"/],
     ['BUILD_POLL_INTERVAL_MS', 'soon', /BUILD_POLL_INTERVAL_MS="soon"/],
+    ['STABLE_SERVICE_URL', 'meridian-stable', /STABLE_SERVICE_URL="meridian-stable" is invalid: expected an http\(s\) URL/],
+    ['STABLE_SERVICE_URL', 'ftp://meridian-stable', /STABLE_SERVICE_URL="ftp:\/\/meridian-stable"/],
+    ['CANARY_SERVICE_URL', 'http://meridian-canary/builds', /CANARY_SERVICE_URL=.* is invalid: expected an origin, with no path or query/],
   ])('rejects %s=%s with one line naming it', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);
@@ -115,6 +119,14 @@ describe('readConfig', () => {
     ['10.0.0.0/8,192.168.0.1,fd00::/8', ['10.0.0.0/8', '192.168.0.1', 'fd00::/8']],
   ])('reads TRUST_PROXY=%s as proxy-addr does', (value, expected) => {
     expect(readConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('reads the stable and canary Services of a canary release as origins, both or neither', () => {
+    expect(readConfig({}).releaseServices).toBeNull();
+    const services = { STABLE_SERVICE_URL: 'http://web-stable.site.svc:80/', CANARY_SERVICE_URL: 'https://web-canary:8443' };
+    expect(readConfig(services).releaseServices).toEqual({ stable: 'http://web-stable.site.svc', canary: 'https://web-canary:8443' });
+    expect(() => readConfig({ STABLE_SERVICE_URL: 'http://web-stable' })).toThrow(/CANARY_SERVICE_URL is unset: .* together, or neither/);
+    expect(() => readConfig({ CANARY_SERVICE_URL: 'http://web-canary' })).toThrow(/STABLE_SERVICE_URL is unset/);
   });
 
   it('keeps the metrics port off the public port', () => {

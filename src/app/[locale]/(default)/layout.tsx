@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
 import { ChunkErrorSurface } from '@/freshness/chunk-error-surface';
-import type { Locale } from '@/shared/locales';
+import { routeLocale } from '@/i18n/route-locale';
 import { DefaultLayout } from '@/ui/layouts/default-layout';
 
 export default async function DefaultRouteLayout({ children, params }: { children: ReactNode; params: Promise<{ locale: string }> }) {
-  const { locale } = await params;
   return (
-    <DefaultLayout locale={locale as Locale}>
+    <DefaultLayout locale={await routeLocale(params)}>
       <ChunkErrorSurface />
       {children}
     </DefaultLayout>

@@ -2,29 +2,35 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
 import { createServedFile, type ServedFile } from '@/server/serving/files/served-file';
+import type { ReleaseView } from './release-view';
 
 export interface BuildFiles {
-  /** builds/latest.json as the build wrote it. */
-  latest: ServedFile;
+  /** builds/current.json: this server's build, as the build wrote it. */
+  current: ServedFile;
+  /**
+   * builds/latest.json: the build open tabs belong on. Without a canary release it is
+   * this server's own; during one, the release's view; null while that is not known yet.
+   */
+  latest(): ServedFile | null;
   /** builds/meta/<id>.json by id: only the running build's, so no request ever names a file. */
   manifests: ReadonlyMap<string, ServedFile>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** How open tabs learn of a new build: never kept by any cache. */
+const UNCACHED = 'no-cache, no-store, must-revalidate';
 
 /**
  * The build-freshness files `npm run build` wrote under `builds/`, read once at
  * start-up: `latest.json` is never cached (it is how open tabs learn of a new
- * build) and tells how often to poll; a manifest is immutable.
+ * build) and tells how often to poll; a manifest is immutable. `latest.json`
+ * serves as this build's `current.json` too.
  */
 export function loadBuildFiles(dir: string, pollIntervalMs: number): BuildFiles {
   const buildsDir = path.join(dir, 'builds');
   const read = (file: string, cacheControl: string, headers: string[] = []) =>
     createServedFile({ body: readFileSync(file), contentType: JSON_TYPE, cacheControl, lastModified: statSync(file).mtime, headers });
-  const latest = read(path.join(buildsDir, 'latest.json'), 'no-cache, no-store, must-revalidate', [
-    POLL_INTERVAL_HEADER,
-    String(pollIntervalMs),
-  ]);
+  const current = read(path.join(buildsDir, 'latest.json'), UNCACHED, [POLL_INTERVAL_HEADER, String(pollIntervalMs)]);
   const manifests = new Map<string, ServedFile>();
   const metaDir = path.join(buildsDir, 'meta');
   for (const name of readdirSync(metaDir)) {
@@ -32,5 +38,32 @@ export function loadBuildFiles(dir: string, pollIntervalMs: number): BuildFiles 
       manifests.set(name.slice(0, -'.json'.length), read(path.join(metaDir, name), 'public, max-age=31536000, immutable'));
     }
   }
-  return { latest, manifests };
+  return { current, latest: () => current, manifests };
+}
+
+/** The files with `builds/latest.json` following a canary release's view (release-view.ts) as it changes. */
+export function followRelease(files: BuildFiles, view: () => ReleaseView | null, pollIntervalMs: number): BuildFiles {
+  let shown: ReleaseView | null = null;
+  let latest: ServedFile | null = null;
+  const latestOfRelease = () => {
+    const current = view();
+    if (current !== shown) [shown, latest] = [current, current && releaseLatestFile(current, pollIntervalMs)];
+    return latest;
+  };
+  return { ...files, latest: latestOfRelease };
+}
+
+/**
+ * `builds/latest.json` during a canary release: the stable build's id and timestamp,
+ * and the canary's id while one is judged (src/freshness/build-poller.ts reads both).
+ */
+function releaseLatestFile(view: ReleaseView, pollIntervalMs: number): ServedFile {
+  const body = { id: view.stable.id, timestamp: view.stable.timestamp, ...(view.canary ? { canary: view.canary.id } : {}) };
+  return createServedFile({
+    body: Buffer.from(`${JSON.stringify(body)}\n`),
+    contentType: JSON_TYPE,
+    cacheControl: UNCACHED,
+    lastModified: new Date(),
+    headers: [POLL_INTERVAL_HEADER, String(pollIntervalMs)],
+  });
 }

@@ -61,8 +61,9 @@ export const telemetryEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** The body of one beacon. */
+/** The body of one beacon; `build` is only compared with the server's own id, never a label. */
 export const telemetryBatchSchema = z.object({
+  build: text().optional(),
   events: z.array(telemetryEventSchema).min(1).max(MAX_EVENTS_PER_BEACON),
 });
 

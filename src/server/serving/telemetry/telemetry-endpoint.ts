@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from '@/server/observability/metrics';
+import type { PageBuild } from '@/shared/telemetry-events';
 import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */
@@ -16,6 +17,8 @@ const MAX_LOGGED_ERROR = 500;
 
 export interface TelemetryDeps {
   metrics: Metrics;
+  /** This server's build: a beacon's `build` is `self` when it names it, `other` whatever else it says. */
+  buildId: string;
   logger: Logger;
   clientAddress: string;
   limiter: { take(address: string): boolean };
@@ -73,28 +76,31 @@ function fail(res: ServerResponse, status: number, error: string, options: { clo
   res.end(JSON.stringify({ error }));
 }
 
-function record(event: ReceivedTelemetryEvent, { metrics, logger }: TelemetryDeps): void {
-  metrics.clientEvents.inc({ event: event.type });
+function record(event: ReceivedTelemetryEvent, page_build: PageBuild, { metrics, logger }: TelemetryDeps): void {
+  metrics.clientEvents.inc({ event: event.type, page_build });
   switch (event.type) {
     case 'locale_load_failed': {
       const { locale, namespace, cause } = event;
-      metrics.localeLoadFailures.inc({ locale, namespace, source: 'client' });
-      logger.error({ locale, namespace, cause, source: 'client' }, 'Failed locale loading');
+      metrics.localeLoadFailures.inc({ locale, namespace, source: 'client', page_build });
+      logger.error({ locale, namespace, cause, source: 'client', page_build }, 'Failed locale loading');
       return;
     }
     case 'manifest_fetch_failed':
     case 'payload_fetch_failed': {
       const kind = event.type === 'manifest_fetch_failed' ? event.kind : 'payload';
-      metrics.manifestFetchFailures.inc({ kind });
-      logger.warn({ kind, build_id: event.buildId, status: event.status }, 'Manifest fetch failed');
+      metrics.manifestFetchFailures.inc({ kind, page_build });
+      logger.warn({ kind, build_id: event.buildId, status: event.status, page_build }, 'Manifest fetch failed');
       return;
     }
     case 'web_vital': {
+      const labels = { locale: event.locale, page_build };
       // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
-      // FCP and TTFB have no histogram: they are only counted as events.
-      if (event.name === 'LCP') metrics.webVitalLcp.observe({ locale: event.locale }, event.value / 1000);
-      else if (event.name === 'INP') metrics.webVitalInp.observe({ locale: event.locale }, event.value / 1000);
-      else if (event.name === 'CLS') metrics.webVitalCls.observe({ locale: event.locale }, event.value);
+      // FCP and TTFB have no histogram; a page reports its TTFB once per load (Next's
+      // useReportWebVitals), which makes it the page view that failures are counted against.
+      if (event.name === 'LCP') metrics.webVitalLcp.observe(labels, event.value / 1000);
+      else if (event.name === 'INP') metrics.webVitalInp.observe(labels, event.value / 1000);
+      else if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
+      else if (event.name === 'TTFB') metrics.pageViews.inc({ page_build });
       return;
     }
     default: {
@@ -133,7 +139,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   const batch = telemetryBatchSchema.safeParse(json);
   if (!batch.success) return fail(res, 400, 'invalid_batch', { close: false });
 
-  for (const event of batch.data.events) record(event, deps);
+  // The page's own word, which no server can check: a forged id is `other`, counted once like any report.
+  const pageBuild: PageBuild = batch.data.build === deps.buildId ? 'self' : 'other';
+  for (const event of batch.data.events) record(event, pageBuild, deps);
   res.statusCode = 204;
   res.setHeader('Cache-Control', 'no-store');
   res.end();

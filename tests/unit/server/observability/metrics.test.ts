@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NAMESPACES } from '@/i18n/namespaces';
 import { LOCALES } from '@/shared/locales';
 import { createMetrics, FETCH_FAILURE_KINDS } from '@/server/observability/metrics';
-import { TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
+import { PAGE_BUILDS, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 
 const BUILD = { buildId: 'b1', version: '0.1.0', revision: 'abc', builtAt: 0 };
 
@@ -10,10 +10,18 @@ describe('createMetrics', () => {
   it('starts every failure and event series at 0, so the first one shows as an increase', async () => {
     const { registry } = createMetrics(BUILD);
     const text = await registry.metrics();
-    for (const event of TELEMETRY_EVENT_TYPES) expect(text).toContain(`meridian_client_events_total{event="${event}"} 0`);
-    for (const kind of FETCH_FAILURE_KINDS) expect(text).toContain(`meridian_manifest_fetch_failures_total{kind="${kind}"} 0`);
+    for (const page_build of PAGE_BUILDS) {
+      for (const event of TELEMETRY_EVENT_TYPES) {
+        expect(text).toContain(`meridian_client_events_total{event="${event}",page_build="${page_build}"} 0`);
+      }
+      for (const kind of FETCH_FAILURE_KINDS) {
+        expect(text).toContain(`meridian_manifest_fetch_failures_total{kind="${kind}",page_build="${page_build}"} 0`);
+      }
+      expect(text).toContain(`meridian_client_page_views_total{page_build="${page_build}"} 0`);
+    }
     const localeSeries = text.split('\n').filter((line) => line.startsWith('meridian_locale_load_failures_total{'));
-    expect(localeSeries).toHaveLength(LOCALES.length * NAMESPACES.length * 2);
+    // The server's own failures (page_build self), and browsers' of either build.
+    expect(localeSeries).toHaveLength(LOCALES.length * NAMESPACES.length * 3);
     expect(localeSeries.every((line) => line.endsWith(' 0'))).toBe(true);
   });
 });

@@ -17,7 +17,9 @@ async function start(limiter: { take(address: string): boolean } = { take: () =>
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
   const server = createServer((req, res) => {
     const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
-    handleTelemetry(req, res, { metrics, logger, clientAddress, limiter, readTimeoutMs }).catch((error) => rejections.push(error));
+    handleTelemetry(req, res, { metrics, logger, buildId: 't', clientAddress, limiter, readTimeoutMs }).catch((error) =>
+      rejections.push(error),
+    );
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -155,7 +157,7 @@ describe('POST /api/telemetry', () => {
 });
 
 describe('what a beacon records', () => {
-  it('counts every event, fetch failures by kind, locale failures and web vitals by locale', async () => {
+  it('counts every event, fetch failures by kind, locale failures and web vitals by locale, as of a page of another build', async () => {
     const { url, metrics } = await start();
     const events = [
       { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 503' },
@@ -172,25 +174,26 @@ describe('what a beacon records', () => {
 
     const counts = async (metric: Parameters<typeof values>[0]) => (await values(metric)).map(({ labels, value }) => [labels, value]);
     expect(await counts(metrics.clientEvents)).toEqual([
-      [{ event: 'locale_load_failed' }, 2],
-      [{ event: 'manifest_fetch_failed' }, 2],
-      [{ event: 'payload_fetch_failed' }, 1],
-      [{ event: 'web_vital' }, 4],
+      [{ event: 'locale_load_failed', page_build: 'other' }, 2],
+      [{ event: 'manifest_fetch_failed', page_build: 'other' }, 2],
+      [{ event: 'payload_fetch_failed', page_build: 'other' }, 1],
+      [{ event: 'web_vital', page_build: 'other' }, 4],
     ]);
     expect(await counts(metrics.localeLoadFailures)).toEqual([
-      [{ locale: 'ja', namespace: 'home', source: 'client' }, 1],
-      [{ locale: 'other', namespace: 'other', source: 'client' }, 1],
+      [{ locale: 'ja', namespace: 'home', source: 'client', page_build: 'other' }, 1],
+      [{ locale: 'other', namespace: 'other', source: 'client', page_build: 'other' }, 1],
     ]);
     expect(await counts(metrics.manifestFetchFailures)).toEqual([
-      [{ kind: 'manifest' }, 1],
-      [{ kind: 'payload' }, 1],
-      [{ kind: 'latest' }, 1],
+      [{ kind: 'manifest', page_build: 'other' }, 1],
+      [{ kind: 'payload', page_build: 'other' }, 1],
+      [{ kind: 'latest', page_build: 'other' }, 1],
     ]);
     const sumOf = async (metric: Metrics['webVitalLcp']) =>
       (await values(metric)).filter((value) => value.metricName?.endsWith('_sum')).map(({ labels, value }) => ({ labels, value }));
-    expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'ja' }, value: 2.5 }]);
-    expect(await sumOf(metrics.webVitalInp)).toEqual([{ labels: { locale: 'en' }, value: 0.2 }]);
-    expect(await sumOf(metrics.webVitalCls)).toEqual([{ labels: { locale: 'other' }, value: 0.1 }]);
+    expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'ja', page_build: 'other' }, value: 2.5 }]);
+    expect(await sumOf(metrics.webVitalInp)).toEqual([{ labels: { locale: 'en', page_build: 'other' }, value: 0.2 }]);
+    expect(await sumOf(metrics.webVitalCls)).toEqual([{ labels: { locale: 'other', page_build: 'other' }, value: 0.1 }]);
+    expect(await counts(metrics.pageViews)).toEqual([[{ page_build: 'other' }, 1]]);
   });
 
   it('logs failures with their fixed messages, and other events at debug', async () => {
@@ -202,12 +205,20 @@ describe('what a beacon records', () => {
       { type: 'chunk_reload', reason: 'ChunkLoadError' },
       { type: 'build_update_detected', from: 'b1', to: 'b2' },
     ];
-    expect((await post(url, { events })).status).toBe(204);
+    expect((await post(url, { build: 't', events })).status).toBe(204);
     const withoutBase = logs().map(({ pid, hostname, time, ...fields }) => fields);
     expect(withoutBase).toEqual([
-      { level: 50, msg: 'Failed locale loading', locale: 'zh-CN', namespace: 'footer', cause: 'timeout', source: 'client' },
-      { level: 40, msg: 'Manifest fetch failed', kind: 'latest', build_id: 'b2', status: 404 },
-      { level: 40, msg: 'Manifest fetch failed', kind: 'payload', build_id: 'b3' },
+      {
+        level: 50,
+        msg: 'Failed locale loading',
+        locale: 'zh-CN',
+        namespace: 'footer',
+        cause: 'timeout',
+        source: 'client',
+        page_build: 'self',
+      },
+      { level: 40, msg: 'Manifest fetch failed', kind: 'latest', build_id: 'b2', status: 404, page_build: 'self' },
+      { level: 40, msg: 'Manifest fetch failed', kind: 'payload', build_id: 'b3', page_build: 'self' },
       { level: 20, msg: 'Client event', event: 'chunk_reload', reason: 'ChunkLoadError' },
       { level: 20, msg: 'Client event', event: 'build_update_detected', from: 'b1', to: 'b2' },
     ]);

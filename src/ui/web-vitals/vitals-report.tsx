@@ -7,7 +7,7 @@ import { reportTelemetry } from '@/shared/telemetry-client';
 const REPORTED = new Set(['LCP', 'INP', 'CLS', 'FCP', 'TTFB']);
 
 /** Sends this visitor's Core Web Vitals to /api/telemetry, by locale and page. */
-export function WebVitalsReporter({ locale }: { locale: Locale }) {
+export default function VitalsReport({ locale }: { locale: Locale }) {
   useReportWebVitals((metric) => {
     if (!REPORTED.has(metric.name)) return;
     reportTelemetry({
