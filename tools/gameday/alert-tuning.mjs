@@ -1,0 +1,92 @@
+// How the game day tunes the chart's alerts, through its values only (prometheusRule.*):
+// the rules Prometheus loads are the chart's rendered PrometheusRule, never a file of our
+// own. A fault should fire its alert within a minute and, once removed, resolve within
+// another, so `for` and the windows shrink and two thresholds drop to what a short fault
+// under modest load can cross. Alerts no fault aims at keep the chart's defaults: their
+// long `for` is what keeps a side effect of a fault (a starved pod's event-loop lag) from
+// counting as noise before the fault is gone, as in production.
+
+/** Share of the load generator's requests that ask for /ja (one of CLUSTER_TARGETS' five). */
+export const JA_SHARE = 1 / 5;
+
+/**
+ * The availability objective that makes /ja failing alone burn the error budget at 20× the
+ * allowed rate. A release of a few minutes has all its history inside the alert's long
+ * windows (6 h and 30 min), so the alert fires once the failing time is about 0.4× the good
+ * time before it (the history past 6×), and resolves once good traffic has brought the
+ * whole history back under 6×: about a minute either side here.
+ */
+export const AVAILABILITY_OBJECTIVE = Number((1 - JA_SHARE / 20).toFixed(4));
+
+/**
+ * The p99 the CPU-starved release crosses and a healthy one stays far below, in seconds: the
+ * chart's default, as a render that throws (fault 3) takes a few hundred milliseconds on a
+ * loaded machine and must not count.
+ */
+export const LATENCY_THRESHOLD_SECONDS = 1;
+
+/** Manifest failures within the window that make a burst: three page loads of one tab. */
+export const MANIFEST_FAILURE_THRESHOLD = 2;
+
+/** How far back the windowed alerts look, so how long after its fault each keeps firing. */
+export const ALERT_WINDOW = '1m';
+
+/**
+ * prometheusRule.alerts entries the game day changes, each with annotations that state the
+ * numbers it uses (the chart appends the release to every summary).
+ * @type {Record<string, Record<string, unknown>>}
+ */
+const ALERTS = {
+  MeridianErrorBudgetFastBurn: { for: '20s' },
+  MeridianLatencyP99High: {
+    for: '20s',
+    threshold: LATENCY_THRESHOLD_SECONDS,
+    window: ALERT_WINDOW,
+    annotations: {
+      summary: `Meridian's p99 request latency is {{ $value | humanizeDuration }}, above ${LATENCY_THRESHOLD_SECONDS * 1000} ms`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, one request in a hundred took longer than ${LATENCY_THRESHOLD_SECONDS * 1000} ms over the last ${ALERT_WINDOW}, for 20 s (game day settings).`,
+    },
+  },
+  MeridianServerLocaleLoadFailure: {
+    window: ALERT_WINDOW,
+    annotations: {
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, the server failed to load a {{ $labels.locale }} message file in the last ${ALERT_WINDOW} (game day settings): pages in that locale render with missing or fallback text.`,
+    },
+  },
+  MeridianClientManifestFetchFailureBurst: {
+    for: '10s',
+    threshold: MANIFEST_FAILURE_THRESHOLD,
+    window: ALERT_WINDOW,
+    annotations: {
+      summary: `Browsers report a burst of manifest, payload or latest-build fetch failures ({{ $value | humanize }} in ${ALERT_WINDOW})`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers reported more than ${MANIFEST_FAILURE_THRESHOLD} failed fetches of the build manifest, page payloads or /builds/latest.json in ${ALERT_WINDOW}, for 10 s (game day settings).`,
+    },
+  },
+  MeridianChunkReloadBlocked: {
+    window: ALERT_WINDOW,
+    annotations: {
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers hit a missing JavaScript chunk again after reloading for it in the last ${ALERT_WINDOW} (game day settings): pages and assets of different builds are being served together.`,
+    },
+  },
+  MeridianRolloutStuck: {
+    for: '30s',
+    annotations: { summary: '{{ $value }} Meridian builds have been serving together for 30 seconds (game day settings)' },
+  },
+  // Shorter than the target alert's, as in the defaults (2m against 5m): the page comes
+  // first, and inhibits the target alert before it could be sent.
+  MeridianDown: { for: '20s' },
+  MeridianTargetDown: { for: '30s' },
+};
+
+/**
+ * The game day's prometheusRule values.
+ * @param {{ runbookBaseUrl: string }} options
+ */
+export function gamedayRuleValues({ runbookBaseUrl }) {
+  return {
+    enabled: true,
+    availabilityObjective: AVAILABILITY_OBJECTIVE,
+    runbookBaseUrl,
+    alerts: ALERTS,
+  };
+}

@@ -1,0 +1,224 @@
+// The seven faults of the game day, each a realistic failure injected into a live release of
+// its own, with no fault switch in the product: an image layered on the good one with one
+// file broken or removed, a resource limit, deleted pods, a browser tab. Each names the
+// alert it must fire (and whose runbook is exercised), what else fires with it, what its
+// runbook's steps must find, and how the panel the runbook points at shows it.
+import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
+
+/**
+ * What a fault is given to act on its release.
+ * @typedef {{
+ *   access: import('./cluster-access.mjs').ClusterAccess,
+ *   namespace: string,
+ *   release: string,
+ *   fullname: string,
+ *   goodTag: string,
+ *   faultTag: string,
+ *   deploy: (options?: { tag?: string, wait?: boolean, forceConflicts?: boolean }) => Promise<unknown>,
+ *   webPods: () => Promise<string[]>,
+ * }} FaultContext
+ */
+
+/**
+ * @typedef {{ metric: Record<string, string>, values: [number, string][] }} PanelSeries
+ * @typedef {{
+ *   id: string,
+ *   title: string,
+ *   alert: string,
+ *   firing: string[],
+ *   notified: string[],
+ *   layer?: string[][],
+ *   load?: number,
+ *   tab?: 'reloads' | 'chunks',
+ *   inject: (context: FaultContext) => Promise<unknown>,
+ *   remove: (context: FaultContext) => Promise<unknown>,
+ *   evidence: RegExp[],
+ *   panelShows: (targets: PanelSeries[][]) => boolean,
+ * }} Fault
+ */
+
+/** The highest value a panel's series reached. @param {PanelSeries[] | undefined} series */
+const peak = (series = []) => Math.max(0, ...series.flatMap((each) => each.values.map(([, value]) => Number(value) || 0)));
+/** The lowest. @param {PanelSeries[] | undefined} series */
+const trough = (series = []) => Math.min(Infinity, ...series.flatMap((each) => each.values.map(([, value]) => Number(value))));
+
+/** The new build's pods replace the good ones (their readiness allowing). @param {FaultContext} context */
+const toFaultImage = (context) => context.deploy({ tag: context.faultTag });
+/** Back to the good image. @param {FaultContext} context */
+const toGoodImage = (context) => context.deploy({ tag: context.goodTag });
+
+/**
+ * A CPU limit (and request: a limit below it is refused) set on the running pods in place,
+ * as VPA's in-place mode or a hand resize does; no restart.
+ * @param {FaultContext} context @param {string} limit @param {string} request
+ */
+async function resizeCpu(context, limit, request) {
+  const patch = { spec: { containers: [{ name: 'meridian', resources: { requests: { cpu: request }, limits: { cpu: limit } } }] } };
+  for (const pod of await context.webPods())
+    await context.access.kubectl([
+      'patch',
+      'pod',
+      pod,
+      '--namespace',
+      context.namespace,
+      '--subresource',
+      'resize',
+      '--patch',
+      JSON.stringify(patch),
+    ]);
+}
+
+/** The CPU limit the starved release runs under: a tenth of what it needs at CPU_LOAD. */
+export const STARVED_CPU = '40m';
+/** Requests per second through the starved release and its healthy neighbour. */
+export const CPU_LOAD = 30;
+/** Requests per second through the other releases under load. */
+export const STEADY_LOAD = 20;
+
+/** @type {Fault[]} */
+export const FAULTS = [
+  {
+    id: 'locale',
+    title: 'locales/ja/not-found.json does not parse',
+    alert: 'MeridianServerLocaleLoadFailure',
+    firing: ['MeridianServerLocaleLoadFailure'],
+    notified: ['MeridianServerLocaleLoadFailure'],
+    layer: [['sh', '-c', 'printf \'{ "title": \' > locales/ja/not-found.json']],
+    inject: toFaultImage,
+    remove: toGoodImage,
+    evidence: [/"locale":\s*"ja"/, /"namespace":\s*"not-found"/],
+    panelShows: ([failures]) => peak(failures?.filter((each) => each.metric.locale === 'ja' && each.metric.source === 'server')) > 0,
+  },
+  {
+    id: 'manifest',
+    title: "the build's route manifest (builds/meta/<id>.json) is missing, a tab open",
+    alert: 'MeridianClientManifestFetchFailureBurst',
+    firing: ['MeridianClientManifestFetchFailureBurst'],
+    notified: ['MeridianClientManifestFetchFailureBurst'],
+    layer: [['sh', '-c', 'rm builds/meta/*.json']],
+    tab: 'reloads',
+    inject: toFaultImage,
+    remove: toGoodImage,
+    evidence: [/"kind":\s*"manifest"/, /"status":\s*404/],
+    panelShows: ([failures]) => peak(failures?.filter((each) => each.metric.kind === 'manifest')) > 0,
+  },
+  {
+    id: 'render',
+    title: '/ja fails to render (its prerendered page gone, the [locale] page module throwing) under load',
+    alert: 'MeridianErrorBudgetFastBurn',
+    firing: ['MeridianErrorBudgetFastBurn'],
+    notified: ['MeridianErrorBudgetFastBurn'],
+    layer: [
+      ['sh', '-c', 'rm -r .next/server/app/ja.html .next/server/app/ja.rsc .next/server/app/ja.meta .next/server/app/ja.segments'],
+      [
+        'sed',
+        '-i',
+        "1i throw new Error('game day: the [locale] page of this build throws when rendered');",
+        '.next/server/app/[locale]/(default)/page.js',
+      ],
+    ],
+    load: STEADY_LOAD,
+    inject: toFaultImage,
+    remove: toGoodImage,
+    evidence: [/"status":\s*500/, /"path":\s*"\/ja"/],
+    panelShows: ([ratio]) => peak(ratio) > 0,
+  },
+  {
+    id: 'stuck',
+    title: 'an upgrade to a build that never becomes ready (a locale file missing), under load',
+    alert: 'MeridianRolloutStuck',
+    firing: ['MeridianRolloutStuck'],
+    notified: ['MeridianRolloutStuck'],
+    layer: [
+      ['rm', 'locales/ja/carousel.json'],
+      // A build of its own, as any upgrade brings.
+      ['sed', '-i', 's/"buildId": "\\([^"]*\\)"/"buildId": "\\1-next"/', 'build-info.json'],
+    ],
+    load: STEADY_LOAD,
+    // helm's --wait would wait for a readiness that never comes.
+    inject: (context) => context.deploy({ tag: context.faultTag, wait: false }),
+    remove: toGoodImage,
+    evidence: [/0\/1\s+Running/, /503 locale files unreadable/],
+    panelShows: ([builds]) => (builds ?? []).length >= 2,
+  },
+  {
+    id: 'down',
+    title:
+      "every pod crash-looping: a hand edit of the release's ConfigMap (LOG_LEVEL=verbose), then its pods deleted as a node drain would",
+    alert: 'MeridianDown',
+    firing: ['MeridianDown', 'MeridianTargetDown'],
+    // MeridianDown inhibits the release's other alerts.
+    notified: ['MeridianDown'],
+    async inject(context) {
+      const { access, namespace, fullname, release } = context;
+      await access.kubectl([
+        'patch',
+        'configmap',
+        fullname,
+        '--namespace',
+        namespace,
+        '--type',
+        'merge',
+        '--patch',
+        '{"data":{"LOG_LEVEL":"verbose"}}',
+      ]);
+      await access.kubectl([
+        'delete',
+        'pods',
+        '--namespace',
+        namespace,
+        '--selector',
+        `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`,
+        '--wait=false',
+      ]);
+    },
+    // helm takes the ConfigMap back (the hand edit's field manager conflicts with it), and the
+    // crashing pods are deleted so that new ones read it at once instead of at their next
+    // restart. Deleted rather than rolled (rollout restart keeps them until the new ones are
+    // ready): no target of the old pods outlives MeridianDown, whose inhibition hides it.
+    async remove(context) {
+      const { access, namespace, fullname, release } = context;
+      await context.deploy({ tag: context.goodTag, wait: false, forceConflicts: true });
+      const selector = `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`;
+      await access.kubectl(['delete', 'pods', '--namespace', namespace, '--selector', selector, '--wait=false']);
+      await access.kubectl(['rollout', 'status', `deployment/${fullname}`, '--namespace', namespace, '--timeout=5m']);
+    },
+    evidence: [/CrashLoopBackOff|Error/, /LOG_LEVEL="verbose" is invalid/],
+    panelShows: ([up, down]) => trough(up) === 0 && peak(down) >= 1,
+  },
+  {
+    id: 'cpu',
+    title: `a CPU limit of ${STARVED_CPU} set on the running pods, under load`,
+    alert: 'MeridianLatencyP99High',
+    firing: ['MeridianLatencyP99High'],
+    notified: ['MeridianLatencyP99High'],
+    load: CPU_LOAD,
+    inject: (context) => resizeCpu(context, STARVED_CPU, STARVED_CPU),
+    // Limits cannot be removed in place: raised to the node's two cores, the request back to the chart's.
+    remove: (context) => resizeCpu(context, '2', '100m'),
+    evidence: [/"duration_ms":\s*(?:[3-9]\d\d|\d{4,})(?:\.\d+)?/],
+    panelShows: ([p99]) => peak(p99) > LATENCY_THRESHOLD_SECONDS,
+  },
+  {
+    id: 'chunks',
+    title: "an upgrade whose build lost its lazily loaded chunks, a tab of the old pods' page open and clicking",
+    alert: 'MeridianChunkReloadBlocked',
+    firing: ['MeridianChunkReloadBlocked'],
+    notified: ['MeridianChunkReloadBlocked'],
+    layer: [
+      [
+        'node',
+        '-e',
+        'const fs=require("fs");const dir=".next/static/chunks";const pages=fs.readdirSync(".next/server/app").filter((f)=>f.endsWith(".html")).map((f)=>fs.readFileSync(".next/server/app/"+f,"utf8")).join("");for(const f of fs.readdirSync(dir))if(/\\.js(\\.br)?$/.test(f)&&!pages.includes(f.replace(/\\.br$/,"")))fs.rmSync(dir+"/"+f)',
+      ],
+    ],
+    tab: 'chunks',
+    inject: toFaultImage,
+    remove: toGoodImage,
+    evidence: [/"route":\s*"\/_next\/static"/, /"status":\s*404/],
+    panelShows: ([, blocked]) => peak(blocked) > 0,
+  },
+];
+
+/** The release beside the faulty ones that gets the same traffic and tabs and no fault. */
+export const HEALTHY = { id: 'healthy', load: CPU_LOAD, tab: /** @type {const} */ ('reloads') };
