@@ -237,11 +237,9 @@ async function play(options, cleanup, checkpoint, log) {
   cleanup.add('the traffic', () => Promise.all([...loads.values()].map((load) => load.stop())));
   const browser = await startBrowser();
   cleanup.add('the browser', browser.close);
-  const chunkTabs = new Map();
-  // A fault's reloading tab opens once its fault is in (playFault): one opened before would
-  // keep the good build's immutable manifest in its cache.
+  // A fault's tab opens once its fault is in (playFault): a page of the good build would keep
+  // its immutable manifest cached and load every lazy chunk within seconds of going idle.
   await browser.reloadingTab(`${baseUrls[HEALTHY.id]}/`);
-  for (const each of faults) if (each.tab === 'chunks') chunkTabs.set(each.id, await browser.waitingTab(`${baseUrls[each.id]}/`));
   log('gameday: traffic and tabs on; settling before the faults');
   await sleep(15_000);
   checkpoint();
@@ -260,8 +258,7 @@ async function play(options, cleanup, checkpoint, log) {
         goodTag,
         faultImage: images[fault.id],
         baseUrl: baseUrls[fault.id] ?? '',
-        chunkTab: chunkTabs.get(fault.id),
-        openReloadingTab: () => browser.reloadingTab(`${baseUrls[fault.id]}/`),
+        browser,
         watch,
         prometheus,
         jaegerUrl,
@@ -319,8 +316,7 @@ async function warmUp(baseUrl) {
  * @param {{
  *   fault: Fault, release: Release, access: import('./cluster-access.mjs').ClusterAccess, namespace: string,
  *   goodTag: string, faultImage: string | undefined, baseUrl: string,
- *   chunkTab: Awaited<ReturnType<Awaited<ReturnType<typeof startBrowser>>['waitingTab']>> | undefined,
- *   openReloadingTab: () => Promise<unknown>,
+ *   browser: Awaited<ReturnType<typeof startBrowser>>,
  *   watch: ReturnType<typeof watchAlerts>, prometheus: import('./diagnosis.mjs').PrometheusApi, jaegerUrl: string | undefined,
  *   runbooks: ReturnType<typeof readRunbooks>, checkpoint: () => void, log: (line: string) => void,
  * }} options
@@ -334,8 +330,7 @@ async function playFault({
   goodTag,
   faultImage,
   baseUrl,
-  chunkTab,
-  openReloadingTab,
+  browser,
   watch,
   prometheus,
   jaegerUrl,
@@ -378,8 +373,9 @@ async function playFault({
         async () => onlyImage(access, namespace, release.release, context.faultTag),
         { timeoutMs: 120_000, intervalMs: 1000 },
       );
-      if (chunkTab) await chunkTab.clickUntilBlocked(60_000);
-      else await openReloadingTab();
+      const url = `${baseUrl}/`;
+      if (fault.tab === 'chunks') await (await browser.waitingTab(url)).clickUntilBlocked(60_000);
+      else await browser.reloadingTab(url);
     }
     // Every alert the fault fires (MeridianDown's inhibited companion too) before it is diagnosed and removed.
     await waitFor(
@@ -406,7 +402,11 @@ async function playFault({
       `${fault.notified.join(', ')} of ${release.release} to be notified resolved`,
       () => {
         checkpoint();
-        const times = fault.notified.map((alert) => watch.resolvedAt(job, alert, /** @type {number} */ (result.removedAt)));
+        // The fault's own alert resolves once the fault is gone; a companion that reads a short
+        // window (a failure counted once at start) may have resolved while it was live.
+        const times = fault.notified.map((alert) =>
+          watch.resolvedAt(job, alert, /** @type {number} */ (alert === fault.alert ? result.removedAt : result.injectedAt)),
+        );
         if (times.some((time) => time === undefined)) throw new Error('not resolved yet');
         return Math.max(.../** @type {number[]} */ (times));
       },

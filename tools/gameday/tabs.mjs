@@ -1,8 +1,9 @@
 // Visitors' tabs during the game day: one Chromium, a page per release that needs one. A
 // "reloads" tab comes back every few seconds, as a reader moving between pages does (each
 // load fetches the build's route manifest once idle), and hovers the carousel, which loads
-// its Swiper chunk on demand; a "chunks" tab opens before its release's upgrade and, once
-// the upgrade is in, hovers the carousel until the page gives up reloading for the chunk.
+// its Swiper chunk on demand; a "chunks" tab opens on its release once the upgrade is in and
+// hovers the carousel until the page gives up reloading for the chunk. Each tab is a context
+// of its own (an empty cache), as a new visitor's.
 import { chromium } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
@@ -42,8 +43,8 @@ export async function startBrowser() {
       return { page };
     },
     /**
-     * A tab on `url`, open now; `clickUntilBlocked()` later hovers the carousel until the
-     * error page shows (its chunk reload blocked), and resolves with how many tries it took.
+     * A tab on `url`, open now; `clickUntilBlocked()` hovers the carousel until the error
+     * page shows (its chunk reload blocked), and resolves with how many tries it took.
      * @param {string} url
      */
     async waitingTab(url) {
