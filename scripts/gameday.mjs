@@ -30,20 +30,35 @@ const USAGE = `Usage: npm run gameday -- [options]
   --values <file>         extra values for every release (repeatable), e.g. your ingress or pull secrets
   --help`;
 
-const { values: options } = parseArgs({
-  options: {
-    namespace: { type: 'string', default: 'meridian-gameday' },
-    force: { type: 'boolean', default: false },
-    image: { type: 'string' },
-    prometheus: { type: 'string' },
-    alertmanager: { type: 'string' },
-    jaeger: { type: 'string' },
-    'otlp-endpoint': { type: 'string' },
-    'runbook-base-url': { type: 'string' },
-    values: { type: 'string', multiple: true, default: [] },
-    help: { type: 'boolean', default: false },
-  },
+const OPTIONS = /** @type {const} */ ({
+  namespace: { type: 'string', default: 'meridian-gameday' },
+  force: { type: 'boolean', default: false },
+  image: { type: 'string' },
+  prometheus: { type: 'string' },
+  alertmanager: { type: 'string' },
+  jaeger: { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
+  'runbook-base-url': { type: 'string' },
+  values: { type: 'string', multiple: true, default: /** @type {string[]} */ ([]) },
+  help: { type: 'boolean', default: false },
 });
+
+/** @param {unknown} error @returns {never} */
+function usageError(error) {
+  console.error(`gameday: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const { values: options } = (() => {
+  try {
+    return parseArgs({
+      options: OPTIONS,
+    });
+  } catch (error) {
+    return usageError(error);
+  }
+})();
+
 if (options.help) {
   console.log(USAGE);
   process.exit(0);
@@ -74,13 +89,17 @@ const gameday = startGameday({
   valuesFiles: options.values,
   log,
 });
+let interrupted = false;
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {
+    interrupted = true;
     log(`gameday: ${signal}: cleaning up`);
     gameday.interrupt().finally(() => process.exit(130));
   });
 
 const result = await gameday.result.catch((error) => {
+  // Interrupted: the step under way fails as its namespace goes; the clean-up exits.
+  if (interrupted) return /** @type {Promise<never>} */ (new Promise(() => {}));
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

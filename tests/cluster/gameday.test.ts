@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   result = await gameday.result;
   console.log(`>>> game day: ${Math.round((result.endedAt - result.startedAt) / 1000)} s in all`);
-}, 900_000);
+}, 1_500_000);
 
 const faultResult = (id: string) => {
   const found = result.faults.find((each) => each.id === id);
