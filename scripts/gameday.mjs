@@ -3,6 +3,7 @@
 // (fault → alert → fired after → notified → resolved after) and writes it, with a picture
 // of the timeline, to gameday-report/. Exits 1 unless every fault fired, was notified and
 // resolved without noise. Cleans up after itself, even on Ctrl-C (SIGINT) or SIGTERM.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAppImages, CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../tools/cluster/app-images.mjs';
@@ -94,7 +95,11 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {
     interrupted = true;
     log(`gameday: ${signal}: cleaning up`);
-    gameday.interrupt().finally(() => process.exit(130));
+    gameday
+      .interrupt()
+      // What the interrupted step had running (helm, kubectl, docker) would outlive us.
+      .finally(() => spawnSync('pkill', ['--signal', 'TERM', '--parent', String(process.pid)]))
+      .finally(() => process.exit(130));
   });
 
 const result = await gameday.result.catch((error) => {

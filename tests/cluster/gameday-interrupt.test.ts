@@ -14,7 +14,7 @@ const namespace = 'meridian-gameday-interrupted';
 const image = `${IMAGE_REPOSITORY}:${CLUSTER_BUILDS.a}`;
 
 describe('npm run gameday, interrupted', () => {
-  test('SIGINT while the releases install: namespace and fault images removed, exit 130', async () => {
+  test('SIGINT while the releases install: namespace and fault images removed, no child left, exit 130', async () => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'gameday.mjs'), '--namespace', namespace, '--image', image], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -31,6 +31,10 @@ describe('npm run gameday, interrupted', () => {
     const [code] = await exited;
     expect(code, output).toBe(130);
     expect(output).toContain('gameday: SIGINT: cleaning up');
+
+    // Nothing it started outlives it: no helm or kubectl still at work on the namespace.
+    const { stdout: leftovers } = await run('ps', ['-eo', 'args']);
+    expect(leftovers.split('\n').filter((line) => line.includes(`--namespace ${namespace}`))).toEqual([]);
 
     const access = clusterAccess();
     const { stdout: namespaces } = await access.kubectl([
