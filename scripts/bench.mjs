@@ -11,7 +11,9 @@
 // BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
 // server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (RSS, peak RSS and
 // V8 heap through BENCH_MIXED_LOAD_S, default 180, of 60 % pages (/ and the build's page
-// routes, /en's 308 included) and 40 % random 404s, half compressed), and the page stages,
+// routes, /en's 308 included) and 40 % random 404s, half compressed), request-cost (every kind
+// of request a visitor can send against a page, in BENCH_COST_ROUNDS alternating rounds,
+// default 2, then a flood of the most expensive for BENCH_FLOOD_S, default 180), and the page stages,
 // each against the floor (a hello world with the same Next settings, tools/bench/floor.mjs)
 // in the same run: js (JS by the load event and within 6 s), lighthouse (mobile, applied
 // throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5, each followed by
@@ -26,6 +28,7 @@ import path from 'node:path';
 import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
+import { measureRequestCost } from '../tools/bench/request-cost.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
 import { measureJsAgainstFloor } from '../tools/bench/js-bytes.mjs';
@@ -41,7 +44,7 @@ import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'mixed-load', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
+const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
 /** The stages that load pages in a browser, each beside the floor. */
 const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
 /** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */
@@ -71,6 +74,8 @@ async function main() {
   const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
   const ceilingRounds = Math.max(1, Math.round(envNumber('BENCH_CEILING_ROUNDS', 3)));
   const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
+  const costRounds = Math.max(1, Math.round(envNumber('BENCH_COST_ROUNDS', 2)));
+  const floodS = Math.max(10, Math.round(envNumber('BENCH_FLOOD_S', 180)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 5)));
   const simulatedRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_SIMULATED_RUNS', 3)));
   const traceRounds = Math.max(1, Math.round(envNumber('BENCH_TRACE_ROUNDS', 5)));
@@ -118,6 +123,7 @@ async function main() {
     throughput: null,
     ceiling: null,
     mixedLoad: null,
+    requestCost: null,
     js: null,
     lighthouseApplied: null,
     lighthouseSimulated: null,
@@ -194,6 +200,9 @@ async function main() {
   // With the app server stopped: these stages start (and stop) their own servers.
   if (runs('ceiling')) await stage('ceiling', 'ceiling', () => measureCeiling({ durationS, warmupS, rounds: ceilingRounds }));
   if (runs('mixed-load')) await stage('mixedLoad', 'mixed load', () => measureMixedLoad({ durationS: mixedLoadS }));
+  if (runs('request-cost')) {
+    await stage('requestCost', 'request cost', () => measureRequestCost({ durationS, warmupS, rounds: costRounds, floodS }));
+  }
   if (runs('server-overhead')) {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));
     await stage('serverMemory', 'server memory', () => measureServerMemory());

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { ensureBuild } from './cluster-binaries.mjs';
 import { ROOT, waitForHttp } from './lib/app-server.mjs';
 
+/** The engines built from their Go modules besides the cluster's own (CLUSTER_TOOLS). */
+export const OBSERVABILITY_TOOLS = /** @type {const} */ (['alertmanager', 'jaeger']);
+
 /**
  * Starts `binary` with `args`; resolves once `readyUrl` answers 200, or rejects with its
  * last output if it exits first. `stop()` sends SIGTERM and resolves once it has exited.

@@ -44,12 +44,17 @@ export function isDocumentRequest<Headers>(
   return destination == null || destination === 'document';
 }
 
+/** A path that names a file (its last segment has an extension): Next rewrites those it has not to a plain 404 (next.config.js). */
+export function isFilePath(pathname: string): boolean {
+  return FILE_EXTENSION.test(pathname);
+}
+
 export function isPassthroughPath(pathname: string): boolean {
   if (PASSTHROUGH_EXACT.has(pathname)) return true;
   for (const prefix of PASSTHROUGH_PREFIXES) {
     if (pathname.startsWith(prefix)) return true;
   }
-  return FILE_EXTENSION.test(pathname);
+  return isFilePath(pathname);
 }
 
 /**

@@ -24,7 +24,9 @@ import { loadPageRoutes } from './serving/not-found/page-routes';
 import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
 import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
-import { loadNext, type PreparedNext } from './serving/next/next-app';
+import { loadNext, requireFromStandalone, type PreparedNext } from './serving/next/next-app';
+import { cacheBusting } from './serving/next/next-adapter';
+import { loadRouterPayloads } from './serving/router-payloads/router-payloads';
 import { createRateLimiter } from './serving/telemetry/rate-limit';
 import { installFatalHandlers, installShutdown } from './shutdown';
 
@@ -87,6 +89,8 @@ async function main(config: ServerConfig): Promise<void> {
       logger,
       metrics,
       pages,
+      routerPayloads: loadRouterPayloads(dir, build.buildId),
+      cacheBusting: cacheBusting(requireFromStandalone(dir)),
       crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,

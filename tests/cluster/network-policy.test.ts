@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { kubectl } from '../../tools/cluster/kubectl.mjs';
 import { NETWORK, PORTS } from '../../tools/cluster/layout.mjs';
-import { deployRelease, localClusterValues, writeValuesFile } from '../../tools/cluster/release.mjs';
+import { deployRelease, localClusterValues, testRelease, writeValuesFile } from '../../tools/cluster/release.mjs';
 import { CLUSTER_BUILDS } from '../../tools/cluster/app-images.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 import { installBuildA, webPods } from './support/releases';
@@ -154,6 +154,37 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
       },
       { timeoutMs: 60_000, intervalMs: 2000 },
     );
+  });
+
+  test('with the policy on, helm test passes: its own policy lets its pod ask the DNS and reach the site, which admits it', async () => {
+    const { stdout } = await testRelease(WEB);
+    expect(stdout).toMatch(/Phase:\s+Succeeded/);
+  });
+
+  test('without the test pod’s own policy the namespace’s default deny fails helm test, and an upgrade brings the policy back', async () => {
+    const testPod = `${WEB.release}-test-site`;
+    await kubectl(['delete', 'networkpolicy', '-n', WEB.namespace, testPod]);
+    // Tried again while the policy controller may still hold the deleted policy's rules.
+    await waitFor(
+      'helm test to fail',
+      async () => {
+        if (
+          await testRelease(WEB).then(
+            () => true,
+            () => false,
+          )
+        )
+          throw new Error('helm test passed');
+      },
+      { timeoutMs: 120_000, intervalMs: 2000 },
+    );
+    const { stdout: log } = await kubectl(['logs', '-n', WEB.namespace, testPod]);
+    expect(log).toMatch(/helm test failed: /);
+
+    await deployRelease({ ...WEB, valuesFile: release?.valuesFile ?? '', tag: CLUSTER_BUILDS.a });
+    await kubectl(['get', 'networkpolicy', '-n', WEB.namespace, testPod]);
+    const { stdout } = await testRelease(WEB);
+    expect(stdout).toMatch(/Phase:\s+Succeeded/);
   });
 
   test('with the policy off (and the namespace’s default deny gone): every path is open', async () => {

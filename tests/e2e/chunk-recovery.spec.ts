@@ -6,15 +6,22 @@ test.use({ viewport: { width: 1280, height: 800 } });
 /** Events reported to the suite's server (tests in other files report to it too: compare counts). */
 const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
 
+/** Chunks requested within this long of each other belong to the same wave of loading. */
+const CHUNK_QUIET_MS = 500;
+
 /**
  * Opens `path` and then fails every script chunk the page had not requested by
- * the time it settled (the code it loads after its load event included): the
- * chunk of the carousel's Swiper runtime, which loads on demand, is one of them.
+ * the time it settled (the code it loads right after its load event included):
+ * the chunk of the carousel's Swiper runtime, which loads on demand, is one of them.
+ * Settled means no chunk requested for CHUNK_QUIET_MS after the load event, not
+ * network idle: on a loaded machine the page's beacons and prefetches kept the
+ * network busy until Swiper's own idle load (3 s after the load event) had begun.
  */
 async function openThenFailLaterChunks(page: Page, path: string): Promise<{ aborted: () => number }> {
   const settled = new Set<string>();
   let armed = false;
   let aborted = 0;
+  let lastChunkAt = Date.now();
   await page.route('**/_next/static/chunks/**', async (route) => {
     const url = route.request().url();
     if (armed && !settled.has(url)) {
@@ -22,10 +29,15 @@ async function openThenFailLaterChunks(page: Page, path: string): Promise<{ abor
       await route.abort('failed');
       return;
     }
-    if (!armed) settled.add(url);
+    if (!armed) {
+      settled.add(url);
+      lastChunkAt = Date.now();
+    }
     await route.continue();
   });
-  await page.goto(path, { waitUntil: 'networkidle' });
+  await page.goto(path);
+  const loadedAt = Date.now();
+  await expect.poll(() => Date.now() - Math.max(lastChunkAt, loadedAt), { intervals: [100] }).toBeGreaterThanOrEqual(CHUNK_QUIET_MS);
   armed = true;
   return { aborted: () => aborted };
 }
@@ -57,15 +69,15 @@ test("a chunk that fails while the site does not answer reloads only once the si
 }) => {
   let loads = 0;
   page.on('load', () => (loads += 1));
-  await openThenFailLaterChunks(page, '/');
-  const pageUrl = page.url();
   // The site "restarts": the page's own URL refuses connections for the first two probes.
+  const pageUrl = new URL('/', process.env.MERIDIAN_E2E_URL).href;
   let probes = 0;
   await page.route(pageUrl, async (route) => {
     if (route.request().method() !== 'HEAD') return route.continue();
     probes += 1;
     return probes <= 2 ? route.abort('connectionrefused') : route.continue();
   });
+  await openThenFailLaterChunks(page, '/');
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(frame.url());

@@ -73,7 +73,8 @@ test('the error page of a failed render (500, by Next) runs', async ({ page }) =
   const response = await page.goto('/e2e-fixtures/crash?mode=server');
   expect(response?.status()).toBe(500);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Internal Server Error');
-  await page.getByRole('button', { name: 'Back to home' }).click();
+  await expect.poll(() => page.evaluate(() => Array.isArray((self as unknown as { __next_f?: unknown[] }).__next_f))).toBe(true);
+  await page.getByRole('link', { name: 'Back to home' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expectHydrated(page, 'English');
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Request } from '@playwright/test';
+import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });
@@ -87,12 +88,16 @@ for (const [kind, event, failing] of [
     const before = await appEvents(event);
     await page.route(failing, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
     const failed = page.waitForRequest((request) => failing(new URL(request.url())));
+    // Reports leave in a batch a few seconds after the first: waiting for that beacon, not for a
+    // fixed time, holds on a loaded machine where the failed answer itself is handled late.
+    const reported = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === TELEMETRY_ENDPOINT && (request.postData() ?? '').includes(`"${event}"`),
+      { timeout: 30_000 },
+    );
     await page.goto('/e2e-fixtures/crash');
     await failed;
-    await page.waitForTimeout(1000);
     await expect(page.getByRole('button', { name: 'Crash with 503' })).toBeVisible();
-    // Reports leave in a batch a few seconds later, or as the page is left: leave it.
-    await page.goto('about:blank');
+    await reported;
     await expect.poll(() => appEvents(event), { timeout: 10_000 }).toBeGreaterThan(before);
   });
 }

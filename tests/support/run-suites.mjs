@@ -2,16 +2,18 @@
 // suites drive, type-checks and lints, runs the unit tests, the integration
 // tests (real server processes) and the deployment tests (the Docker image and
 // compose stack on a Docker engine they install and start themselves, the Helm
-// chart with the real helm; the chart on a local Kubernetes cluster built from its
-// Go modules), then the end-to-end tests in Chromium, and closes
-// with every failure named and one line of totals. The host suites share one
-// production build; the deployment tests build the Docker image.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// chart with the real helm), the end-to-end tests in Chromium, then the chart on a
+// local Kubernetes cluster built from its Go modules (built in the background from
+// the start), and closes with every failure named, each suite's time and one line
+// of totals. The host suites share one production build; the deployment tests build
+// the Docker image.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
-import { playwrightOutcome, vitestOutcome } from './test-reports.mjs';
+import { fileTimings, playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -24,9 +26,17 @@ const bin = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', '.bi
  */
 function run(label, command, args) {
   console.log(`\n=== ${label} ===`);
+  const began = Date.now();
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  timings.push({ label: label.replace(/ \(.*$/, ''), ms: Date.now() - began });
   return result.status === 0;
 }
+
+/** Each suite's wall time, for the summary: the budgets (docs/testing.md) are read against it. */
+/** @type {{ label: string, ms: number }[]} */
+const timings = [];
+const startedAt = Date.now();
+const minutes = (/** @type {number} */ ms) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 
 /**
  * The outcome of the JSON report `name`, read by `toOutcome`; a failure when it is missing.
@@ -43,6 +53,15 @@ function readOutcome(name, toOutcome) {
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 ensureBrowser();
+
+// The Go-built tools of the cluster suite, built meanwhile (tests/support/build-go-tools.mjs);
+// their output goes to a file, not between the other suites' lines.
+const goToolsLog = path.join(RESULTS, 'go-tools-build.log');
+const goTools = spawn('nice', ['-n', '19', process.execPath, path.join(ROOT, 'tests', 'support', 'build-go-tools.mjs')], {
+  cwd: ROOT,
+  stdio: ['ignore', openSync(goToolsLog, 'w'), openSync(goToolsLog, 'a')],
+});
+const goToolsBuilt = once(goTools, 'exit');
 
 const outcomes = [];
 // The same commands a developer runs, so the suite and `npm run lint` cannot disagree.
@@ -63,6 +82,12 @@ outcomes.push(
     'unit-report.json',
   ),
 );
+outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
+console.log(`\n=== the cluster suite's Go-built tools (${path.relative(ROOT, goToolsLog)}) ===`);
+const waitedFrom = Date.now();
+const [goToolsExit] = await goToolsBuilt;
+timings.push({ label: 'waiting for the Go builds', ms: Date.now() - waitedFrom });
+console.log(goToolsExit === 0 ? 'built' : `the background build failed (exit ${goToolsExit}): the cluster suite's set-up builds them`);
 // A run of its own: vitest starts every project's global set-up before any test, and the
 // cluster's (images, a Kubernetes build on a new machine, the control plane) should
 // neither delay the other suites nor compete with their load tests for the CPUs.
@@ -73,12 +98,13 @@ outcomes.push(
     'cluster-report.json',
   ),
 );
-outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
 
 /** @param {import('vitest/reporters').JsonTestResults} report */
 const fromVitest = (report) => vitestOutcome(report, ROOT);
 const unit = readOutcome('unit-report.json', fromVitest);
 const cluster = readOutcome('cluster-report.json', fromVitest);
+const clusterReport = path.join(RESULTS, 'cluster-report.json');
+const clusterFiles = existsSync(clusterReport) ? fileTimings(JSON.parse(readFileSync(clusterReport, 'utf8')), ROOT) : [];
 const e2e = readOutcome('e2e-report.json', playwrightOutcome);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + cluster.passed + e2e.passed;
@@ -87,5 +113,8 @@ for (const failure of [...unit.failures, ...cluster.failures, ...e2e.failures]) 
 console.log(
   `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
 );
+if (clusterFiles.length)
+  console.log(`cluster files: ${clusterFiles.map(({ file, ms }) => `${path.basename(file)} ${minutes(ms)}`).join('; ')}`);
+console.log(`timings: ${timings.map(({ label, ms }) => `${label} ${minutes(ms)}`).join('; ')}; all ${minutes(Date.now() - startedAt)}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

@@ -28,6 +28,19 @@ export function vitestOutcome(report, root) {
 }
 
 /**
+ * Each file's wall time in a vitest run, slowest first: the cluster suite's files carry their
+ * own budgets (docs/testing.md).
+ * @param {import('vitest/reporters').JsonTestResults} report
+ * @param {string} root
+ * @returns {{ file: string, ms: number }[]}
+ */
+export function fileTimings(report, root) {
+  return report.testResults
+    .map((file) => ({ file: path.relative(root, file.name), ms: Math.max(0, file.endTime - file.startTime) }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/**
  * Playwright nests describe blocks as suites under one suite per file.
  * @param {import('@playwright/test/reporter').JSONReportSuite[] | undefined} suites
  * @param {string[]} titles

@@ -13,7 +13,7 @@ import { freePort, heading, log, median, round } from './util.mjs';
 import { pidOf, startNext, startOurs } from './bench-servers.mjs';
 import { runWrk } from './throughput.mjs';
 
-export const CEILING_SHARE_TARGET = 0.6;
+export const CEILING_SHARE_TARGET = 0.75;
 const PAGE = '/ja';
 const DROPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 

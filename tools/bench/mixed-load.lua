@@ -5,21 +5,12 @@
 -- wrk-report.lua's.
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "./"
 dofile(here .. "wrk-report.lua")
+dofile(here .. "random-hex.lua")
 
 local pages = { "/", "/ja", "/zh-CN" }
 local missing = { "/", "/ja/", "/zh-CN/" }
 local compressed = { ["Accept-Encoding"] = "br, gzip" }
 local plain = {}
-
-local function hex(length)
-  local digits = {}
-  for i = 1, length do digits[i] = string.format("%x", math.random(0, 15)) end
-  return table.concat(digits)
-end
-
-function setup(thread)
-  thread:set("seed", os.time() + math.random(1, 1e6))
-end
 
 function init(args)
   math.randomseed(seed or os.time())

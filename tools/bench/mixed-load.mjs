@@ -56,7 +56,7 @@ async function preflight(baseUrl, paths) {
 }
 
 /** @param {string} url */
-async function metricsText(url) {
+export async function metricsText(url) {
   const response = await fetch(url);
   return response.text();
 }
@@ -74,7 +74,7 @@ function valueOf(text, name) {
  * Requests answered so far, by status code, from http_server_request_duration_seconds_count.
  * @param {string} text
  */
-function statusesOf(text) {
+export function statusesOf(text) {
   /** @type {Record<string, number>} */
   const statuses = {};
   for (const [, code = '', count] of text.matchAll(
@@ -83,6 +83,19 @@ function statusesOf(text) {
     statuses[code] = (statuses[code] ?? 0) + Number(count);
   }
   return statuses;
+}
+
+/**
+ * What a load added to the server's answers by status, from two readings of statusesOf.
+ * @param {Record<string, number>} before
+ * @param {Record<string, number>} after
+ */
+export function statusesAdded(before, after) {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([code, count]) => /** @type {const} */ ([code, count - (before[code] ?? 0)]))
+      .filter(([, count]) => count > 0),
+  );
 }
 
 const stats = (/** @type {number[]} */ values) => {
@@ -133,12 +146,7 @@ export async function measureMixedLoad({ durationS }) {
     const cpuShare = (cpuMs(server.pid) - cpuBefore) / (load.duration_us / 1000);
     sampling = false;
     await sampler;
-    const after = statusesOf(await metricsText(server.metricsUrl));
-    const statuses = Object.fromEntries(
-      Object.entries(after)
-        .map(([code, count]) => /** @type {const} */ ([code, count - (before[code] ?? 0)]))
-        .filter(([, count]) => count > 0),
-    );
+    const statuses = statusesAdded(before, statusesOf(await metricsText(server.metricsUrl)));
     const settled = samples.filter((sample) => sample.s >= Math.min(SETTLE_S, durationS / 2));
     const heapUsed = stats(settled.map((sample) => sample.heapUsedMiB));
     const result = {

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';
 import { MIXED_LOAD_TARGETS } from './mixed-load.mjs';
+import { REQUEST_COST_TARGETS } from './request-cost.mjs';
 import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
@@ -17,6 +18,7 @@ export const RATIO_TARGET = 0.8;
  * @property {Awaited<ReturnType<typeof import('./throughput.mjs').measureThroughput>> | null} throughput
  * @property {Awaited<ReturnType<typeof import('./ceiling.mjs').measureCeiling>> | null} ceiling
  * @property {Awaited<ReturnType<typeof import('./mixed-load.mjs').measureMixedLoad>> | null} mixedLoad
+ * @property {Awaited<ReturnType<typeof import('./request-cost.mjs').measureRequestCost>> | null} requestCost
  * @property {Awaited<ReturnType<typeof import('./js-bytes.mjs').measureJsAgainstFloor>> | null} js
  * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseApplied
  * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseSimulated
@@ -102,6 +104,39 @@ function ceilingRows(c) {
       '≤ 180',
       atMost(c.peakRssMiB.ours, 180),
     ),
+  ];
+}
+
+/** @param {BenchResults['requestCost']} c */
+function requestCostRows(c) {
+  const { costOfPage, floodPeakRssMiB } = REQUEST_COST_TARGETS;
+  if (!c) return [errorRow('The most expensive request, its cost against a page', `≤ ${costOfPage}×`)];
+  const flood = c.flood;
+  return [
+    ...c.rows.map((r) =>
+      row(
+        `Request cost: ${r.label}, req/s median (rounds) and its cost against the page (HTTP ${c.statuses?.[r.id] ?? '?'})`,
+        `${r.medianRps} (${r.rps.join(', ')}): ${r.costOfPage}×`,
+        `≤ ${costOfPage}×`,
+        atMost(r.costOfPage, costOfPage),
+      ),
+    ),
+    flood
+      ? row(
+          `Flood of the most expensive (${flood.label}), ${flood.durationS} s: requests, req/s, 5xx, socket errors`,
+          `${flood.requests}, ${flood.rps}, ${flood.serverErrors}, ${flood.socketErrors}`,
+          '0 × 5xx',
+          flood.serverErrors === 0,
+        )
+      : errorRow('Flood of the most expensive request', '0 × 5xx'),
+    flood
+      ? row(
+          'Flood: RSS median / max, peak (VmHWM), MiB',
+          `${flood.rssMiB.median} / ${flood.rssMiB.max}, ${flood.peakRssMiB}`,
+          `peak ≤ ${floodPeakRssMiB}`,
+          atMost(flood.peakRssMiB, floodPeakRssMiB),
+        )
+      : errorRow('Flood: peak RSS (MiB)', `≤ ${floodPeakRssMiB}`),
   ];
 }
 
@@ -259,7 +294,20 @@ function imageRows(image) {
  * @param {ReadonlySet<string> | null} stages null: every stage
  */
 export function buildRows(
-  { throughput, ceiling, mixedLoad, js, lighthouseApplied, lighthouseSimulated, trace, html, serverOverhead, serverMemory, image },
+  {
+    throughput,
+    ceiling,
+    mixedLoad,
+    requestCost,
+    js,
+    lighthouseApplied,
+    lighthouseSimulated,
+    trace,
+    html,
+    serverOverhead,
+    serverMemory,
+    image,
+  },
   stages,
 ) {
   const ran = (/** @type {string} */ name) => !stages || stages.has(name);
@@ -267,6 +315,7 @@ export function buildRows(
     ...(ran('throughput') ? throughputRows(throughput) : []),
     ...(ran('ceiling') ? ceilingRows(ceiling) : []),
     ...(ran('mixed-load') ? mixedLoadRows(mixedLoad) : []),
+    ...(ran('request-cost') ? requestCostRows(requestCost) : []),
     ...(ran('js') ? jsRows(js) : []),
     ...(ran('lighthouse') ? lighthouseRows(lighthouseApplied, lighthouseSimulated) : []),
     ...(ran('trace') ? traceRows(trace) : []),

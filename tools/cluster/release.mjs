@@ -2,8 +2,11 @@
 // install and upgrade with one `helm upgrade --install --wait` from an explicit
 // values file and the build id as the image tag, rollback, helm test.
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { ROOT } from '../lib/app-server.mjs';
+import { waitFor } from '../lib/wait.mjs';
+import { programmedNodePortDestinations } from './kube-proxy-rules.mjs';
 import { helm, kubectl } from './kubectl.mjs';
 
 /** @typedef {{ release: string, namespace: string }} ReleaseRef */
@@ -115,12 +118,91 @@ export async function releaseObjects(kind, { release, namespace }) {
   return JSON.parse(stdout).items;
 }
 
+/** Answers in a row, each on a new connection, that show the app answering through the NodePort. */
+const STEADY_ANSWERS = 20;
+
 /**
- * Resolves once the release answers through its NodePort on loopback. helm --wait
- * returns when the pods are Ready; kube-proxy programs their endpoints a moment later,
- * and until then the Service refuses connections.
+ * The `ip:port` of each ready endpoint of the release's Service that has `nodePort`, as the
+ * API server lists them in its EndpointSlices: what kube-proxy is to send that port to.
+ * @param {ReleaseRef} ref
+ * @param {number} nodePort
+ * @returns {Promise<string[]>} sorted
+ */
+async function readyEndpoints(ref, nodePort) {
+  /** @type {{ metadata: { name: string }, spec: { ports?: { name?: string, nodePort?: number }[] } }[]} */
+  const services = await releaseObjects('services', ref);
+  const service = services.find((candidate) => candidate.spec.ports?.some((port) => port.nodePort === nodePort));
+  if (!service) throw new Error(`no Service of release ${ref.release} in ${ref.namespace} has the NodePort ${nodePort}`);
+  const portName = service.spec.ports?.find((port) => port.nodePort === nodePort)?.name ?? '';
+  const { stdout } = await kubectl([
+    'get',
+    'endpointslices',
+    '--namespace',
+    ref.namespace,
+    '--selector',
+    `kubernetes.io/service-name=${service.metadata.name}`,
+    '--output',
+    'json',
+  ]);
+  /** @type {{ ports?: { name?: string, port?: number }[], endpoints?: { addresses: string[], conditions?: { ready?: boolean } }[] }[]} */
+  const slices = JSON.parse(stdout).items;
+  return slices
+    .flatMap((slice) => {
+      const port = slice.ports?.find((candidate) => (candidate.name ?? '') === portName)?.port;
+      if (port === undefined) return [];
+      const ready = (slice.endpoints ?? []).filter((endpoint) => endpoint.conditions?.ready);
+      return ready.flatMap((endpoint) => endpoint.addresses.map((address) => `${address}:${port}`));
+    })
+    .sort();
+}
+
+/**
+ * The status of one GET on a connection of its own, so that kube-proxy picks an endpoint for it.
+ * @param {string} url
+ * @returns {Promise<number>}
+ */
+function statusOnNewConnection(url) {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false, timeout: 5_000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+  });
+}
+
+/**
+ * Resolves once the release answers through its NodePort on loopback, without ever
+ * knocking on the port before kube-proxy has programmed it. helm --wait returns when the
+ * pods are Ready; kube-proxy translates the NodePort a moment later, and until then rejects
+ * it. A rejected connection leaves a conntrack entry that was never translated (SYN_SENT,
+ * kept 120 s): a later connection from this machine that happens to reuse its source port
+ * matches that entry, skips kube-proxy's DNAT and is refused, long after the Service has
+ * endpoints. So no probe is sent until the nat table
+ * sends the port to exactly the Service's ready endpoints; then new connections must answer.
+ * @param {ReleaseRef} ref
  * @param {number} nodePort
  */
-export function waitForNodePort(nodePort) {
-  return waitForHttp(`http://127.0.0.1:${nodePort}/readyz`, 30_000);
+export async function waitForNodePort(ref, nodePort) {
+  await waitFor(
+    `kube-proxy to send the NodePort ${nodePort} to the ready endpoints of ${ref.release} in ${ref.namespace}`,
+    async () => {
+      const [wanted, programmed] = await Promise.all([readyEndpoints(ref, nodePort), programmedNodePortDestinations(nodePort)]);
+      if (wanted.length === 0 || wanted.join() !== programmed.join())
+        throw new Error(`ready endpoints [${wanted.join(', ')}], translated to [${programmed.join(', ')}]`);
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+  const url = `http://127.0.0.1:${nodePort}/readyz`;
+  await waitFor(
+    `the NodePort ${nodePort} to answer ${STEADY_ANSWERS} connections in a row`,
+    async () => {
+      for (let answered = 0; answered < STEADY_ANSWERS; answered += 1) {
+        const status = await statusOnNewConnection(url);
+        if (status !== 200) throw new Error(`HTTP ${status} after ${answered} in a row`);
+      }
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
 }

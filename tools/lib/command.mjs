@@ -30,6 +30,11 @@ export function run(command, args, { cwd, env, input, echo = false } = {}) {
       const tail = `${stdout}${stderr}`.trim().split('\n').slice(-30).join('\n');
       reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}:\n${tail}`));
     });
+    // A program that exits without reading its input (iptables-save) closes the pipe
+    // first: that EPIPE is no failure, its exit status says how it went.
+    child.stdin.on('error', (/** @type {NodeJS.ErrnoException} */ error) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(input ?? '');
   });
 }

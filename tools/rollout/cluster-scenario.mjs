@@ -94,7 +94,7 @@ export async function runClusterRollout({ releaseRef, nodePort, from, to, change
       },
       { timeoutMs: 30_000, intervalMs: 500 },
     );
-    await waitForNodePort(nodePort);
+    await waitForNodePort(releaseRef, nodePort);
     const load = startLoad({ baseUrl, ratePerSecond: RATE_PER_SECOND, targets: CLUSTER_TARGETS });
     cleanups.push(load.stop);
     timeline.origin = load.startedAt;

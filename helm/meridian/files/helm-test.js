@@ -7,11 +7,28 @@ const site = process.env.SITE_URL;
 const canarySite = process.env.CANARY_SITE_URL;
 const expected = process.env.EXPECTED_BUILD_ID;
 
+/**
+ * How long the Service may give no answer at all: a NetworkPolicy engine lets a new pod's
+ * packets through (to the DNS, past its peers' rules) only moments after the pod starts.
+ */
+const NETWORK_GRACE_MS = 30000;
+
 async function get(path, base = site) {
-  const response = await fetch(new URL(path, base), { signal: AbortSignal.timeout(10000) });
-  const body = await response.text();
-  if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${body.slice(0, 200)}`);
-  return body;
+  const started = Date.now();
+  for (;;) {
+    let response;
+    try {
+      response = await fetch(new URL(path, base), { signal: AbortSignal.timeout(10000) });
+    } catch (error) {
+      if (Date.now() - started > NETWORK_GRACE_MS) throw error;
+      console.log(`waiting for the network: GET ${path}: ${error.cause?.code ?? error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      continue;
+    }
+    const body = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${body.slice(0, 200)}`);
+    return body;
+  }
 }
 
 /** Tries `check` every 2 s until it passes; the pod's activeDeadlineSeconds bounds the wait. */

@@ -6,7 +6,8 @@ import { logRequestFailure } from '@/server/observability/access-log';
 import type { MeteredResponse } from '@/server/observability/metered-response';
 import type { Metrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
-import { ROUTER_STATE_TREE_HEADER } from '@/shared/router-headers';
+import { isFilePath } from '@/i18n/routing';
+import { ROUTER_STATE_TREE_HEADER, ROUTER_VARY } from '@/shared/router-headers';
 import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
@@ -24,6 +25,7 @@ import { originForm } from './edge/request-target';
 import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
+import type { CacheBusting } from './next/next-adapter';
 import type { PreparedNext } from './next/next-app';
 import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import type { PrerenderedPage } from './pages/prerendered-pages';
@@ -31,6 +33,8 @@ import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
+import type { PagePayloads } from './router-payloads/router-payloads';
+import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
 import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
@@ -41,6 +45,10 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
+  /** The prerendered pages' router payloads, by the page's internal path. */
+  routerPayloads: ReadonlyMap<string, PagePayloads>;
+  /** Next's check of a router request's `_rsc`, lent (serving/next/next-adapter.ts). */
+  cacheBusting: CacheBusting;
   /** The build's assets and public/, by URL path. */
   files: ReadonlyMap<string, ServedFile>;
   buildFiles: BuildFiles;
@@ -111,7 +119,10 @@ export function createRequestListener(deps: PipelineDeps) {
       // chunk error and recovers, and no cache keeps the miss.
       return answerPlainText(req, res, 404, 'Not Found');
     }
-    if (route.pageLoad && serveNotFound(req, res, route, deps.notFoundPages)) return;
+    const payloads = routerPayloadsOf(req, route, deps.routerPayloads);
+    if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
+    if (isFilePath(pathname)) return answerMissingFile(req, res, route);
+    if (serveNotFound(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     const next = deps.next();
     if (!next) return answerPlainText(req, res, 503, 'starting');
@@ -121,6 +132,13 @@ export function createRequestListener(deps: PipelineDeps) {
     }
     const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
     return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
+  }
+
+  /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */
+  async function answerMissingFile(req: IncomingMessage, res: ServerResponse, route: RequestRoute): Promise<void> {
+    if (req.headers.rsc === '1' && (await redirectedForCacheBusting(req, res, route, deps.cacheBusting, deps.buildId))) return;
+    res.setHeader('Vary', ROUTER_VARY);
+    answerPlainText(req, res, 404, 'Not Found');
   }
 
   /** The last answer to a request that threw: a 500 if nothing was sent yet, else the connection cut. */

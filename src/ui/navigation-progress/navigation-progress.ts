@@ -15,13 +15,17 @@ export const navigationProgress = {
   fail: () => machine.fail(),
   /** The router started a navigation (push, replace or back/forward) to `href`. */
   routerTransitionStarted(href: string): void {
-    if (routeKey(new URL(href, window.location.href)) !== renderedRoute) machine.start();
+    // Until the first page's render is recorded, the browser still shows that page.
+    const shownRoute = renderedRoute || routeKey(window.location);
+    if (routeKey(new URL(href, window.location.href)) !== shownRoute) machine.start();
   },
   /** The router rendered the route the browser now shows; true when it came by a client navigation, not the page load. */
   routeRendered(): boolean {
     const navigated = renderedRoute !== '';
     renderedRoute = routeKey(window.location);
-    machine.finish();
+    // The first page's render ends nothing: a click right after hydration may have begun a
+    // navigation before it was recorded, and that navigation is still under way.
+    if (navigated) machine.finish();
     return navigated;
   },
   subscribe(listener: () => void): () => void {

@@ -4,6 +4,7 @@ import { installCustomResourceDefinitions } from '../../../tools/cluster/custom-
 import { importDockerImages } from '../../../tools/cluster/images.mjs';
 import { clusterDown } from '../../../tools/cluster/teardown.mjs';
 import { ensureBuild } from '../../../tools/cluster-binaries.mjs';
+import { OBSERVABILITY_TOOLS } from '../../../tools/observability-engines.mjs';
 import { ensureDockerEngine } from '../../../tools/docker-engine.mjs';
 import { ensureBrowser } from '../../../tools/debian-packages.mjs';
 import { keepComponentLogs } from './component-logs';
@@ -34,7 +35,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     await importDockerImages(cluster.binaries, images);
     await installCustomResourceDefinitions();
     // Built here on a fresh machine (minutes each), not inside a test's time limit.
-    for (const tool of ['alertmanager', 'jaeger'] as const) ensureBuild(tool, log);
+    for (const tool of OBSERVABILITY_TOOLS) ensureBuild(tool, log);
   } catch (error) {
     keepComponentLogs();
     await teardown();

@@ -34,7 +34,7 @@ export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: R
   writeValuesFile(valuesFile, localClusterValues(nodePort, extra));
   await createRestrictedNamespace(ref.namespace);
   await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a });
-  await waitForNodePort(nodePort);
+  await waitForNodePort(ref, nodePort);
   return {
     valuesFile,
     async remove() {

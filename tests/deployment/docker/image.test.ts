@@ -87,10 +87,11 @@ describe('the image', () => {
     expect(denied.exitCode).not.toBe(0);
     expect(denied.output).toContain('Read-only file system');
     expect((await exec(['touch', '/tmp/probe'])).exitCode).toBe(0);
-    // The image optimiser creates its cache folder on any request; unwritable, that kills the process.
+    expect((await exec(['touch', '/app/.next/cache/probe'])).exitCode).toBe(0);
+    // The image optimiser's path once reached Next, which created its cache folder (an unwritable
+    // one killed the process); the site has no optimised image, so it is the not-found answer now.
     const optimised = await fetch(`${app.url}/_next/image?url=%2Ffavicon.svg&w=64&q=75`);
-    expect(optimised.status).toBeLessThan(500);
-    expect((await exec(['test', '-d', '/app/.next/cache/images'])).exitCode).toBe(0);
+    expect(optimised.status).toBe(404);
     expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
   });
 });

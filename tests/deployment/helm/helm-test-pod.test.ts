@@ -88,6 +88,20 @@ describe('the helm test pod', () => {
     expect(result.code).toBe(code);
   });
 
+  it("waits for a Service that gives no answer yet (a new pod's network being set up by the policy engine), then passes", async () => {
+    const fake = await fakeSite(200, 'b7');
+    site = fake.server;
+    fake.server.close();
+    await once(fake.server, 'close');
+    setTimeout(() => fake.server.listen(Number(new URL(fake.url).port), '127.0.0.1'), 3000);
+
+    const result = await runTestPod(fake.url, { image: { tag: 'b7' } });
+
+    expect(result.output).toMatch(/waiting for the network: GET \/readyz: ECONNREFUSED/);
+    expect(result.output).toContain('serves build b7');
+    expect(result.code).toBe(0);
+  });
+
   it('during a canary release, passes once the canary Service serves the image tag and the site names it as the canary', async () => {
     const fake = await fakeSite(200, 'b6', 'b7');
     site = fake.server;

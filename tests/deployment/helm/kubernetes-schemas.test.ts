@@ -23,6 +23,8 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
       'HorizontalPodAutoscaler',
       'Ingress',
       'NetworkPolicy',
+      // The helm test pod's.
+      'NetworkPolicy',
       'Pod',
       'PodDisruptionBudget',
       'PrometheusRule',

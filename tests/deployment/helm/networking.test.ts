@@ -123,7 +123,7 @@ describe('ingress', () => {
 });
 
 describe('network policy', () => {
-  const policyOf = (objects: KubernetesObject[]) => find(objects, 'NetworkPolicy') as unknown as INetworkPolicy;
+  const policyOf = (objects: KubernetesObject[]) => find(objects, 'NetworkPolicy', '-meridian') as unknown as INetworkPolicy;
   const ruleFor = (policy: INetworkPolicy, port: string) =>
     policy.spec?.ingress?.find((rule) => rule.ports?.some((entry) => entry.port === port));
   const KUBE_DNS = {
@@ -190,6 +190,25 @@ describe('network policy', () => {
       },
       { to: [{ ipBlock: { cidr: '203.0.113.10/32' } }], ports: [{ port: 5432, protocol: 'TCP' }] },
     ]);
+  });
+
+  it('lets the helm test pod ask the cluster DNS and reach the web pods’ HTTP port, nothing else, and admits nothing to it', () => {
+    const testPod = (values: Record<string, unknown>) =>
+      render(values).filter((object) => object.kind === 'NetworkPolicy' && object.metadata.name.endsWith('-test-site'));
+    const [policy] = testPod({ networkPolicy: { enabled: true } }) as unknown as INetworkPolicy[];
+    const pod = find(render(), 'Pod', '-test-site');
+
+    const testPods = { ...WEB_PODS, 'app.kubernetes.io/component': 'test' };
+    expect(policy?.spec?.podSelector).toEqual({ matchLabels: testPods });
+    expect(pod.metadata.labels).toMatchObject(testPods);
+    expect(policy?.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(policy?.spec?.ingress).toBeUndefined();
+    expect(policy?.spec?.egress).toEqual([
+      KUBE_DNS,
+      { to: [{ podSelector: { matchLabels: WEB_PODS } }], ports: [{ port: 3000, protocol: 'TCP' }] },
+    ]);
+    expect(testPod({ networkPolicy: { enabled: true }, helmTest: { enabled: false } })).toEqual([]);
+    expect(testPod({})).toEqual([]);
   });
 
   it("lets traces out on the OTLP endpoints' ports, read from their URLs, and not at all with the SDK off", () => {

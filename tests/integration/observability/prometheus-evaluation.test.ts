@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { E2E_BUILD_ENV } from '../../../tools/lib/builds.mjs';
 import { freePort } from '../../../tools/lib/ports.mjs';
 import { startPrometheus } from '../../../tools/rollout/prometheus.mjs';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
@@ -23,7 +24,13 @@ const TRAFFIC_MS = 8000;
 const NOT_EXERCISED = new Set([
   'dashboard › Traffic › Requests per second by status class › D',
   'dashboard › Errors › 5xx per second by route and status › A',
+  // Both processes run one build, judged as the canary (CANARY below): the Rollout row's stable side has none.
+  'dashboard › Rollout › 5xx ratio: canary against stable › B',
+  'dashboard › Rollout › p95 latency: canary against stable › B',
+  'dashboard › Rollout › LCP p75: canary against stable › B',
 ]);
+/** The build both processes run, as the Rollout row's canary; the beacons come from its pages. */
+const CANARY = E2E_BUILD_ENV.BUILD_ID;
 /** Alerts this traffic sets off; the others must evaluate without error and stay silent. */
 const FIRING = [
   'alert › MeridianServerLocaleLoadFailure',
@@ -70,7 +77,7 @@ async function driveTraffic(): Promise<void> {
         request(`${server.url}/api/telemetry`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ events: TELEMETRY_EVENTS }),
+          body: JSON.stringify({ build: CANARY, events: TELEMETRY_EVENTS }),
         }),
       ]),
     );
@@ -120,7 +127,7 @@ describe('the dashboard and the rules against a real Prometheus scraping two app
     expect(up.map((series) => series.value[1])).toEqual(['1', '1']);
   });
 
-  const expressions = observabilityExpressions({ job: JOB, rateInterval: '1m' });
+  const expressions = observabilityExpressions({ job: JOB, rateInterval: '1m', canary: CANARY });
 
   it.each(expressions.map((expression) => [expression.name, expression.expr]))('%s evaluates', async (name, expr) => {
     // Rejects with Prometheus's own error when the expression does not evaluate.

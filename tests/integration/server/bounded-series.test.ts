@@ -1,79 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, STATUS_CODES } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { NAMESPACES } from '@/i18n/namespaces';
+import { FETCH_FAILURE_KINDS, PEER_FILE_KINDS, PEER_FORWARD_RESULTS, UNPARSED_REASONS } from '@/server/observability/metrics';
+import { ROUTES } from '@/server/observability/route-label';
+import { LOCALES } from '@/shared/locales';
+import { PAGE_BUILDS, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
 import { parseSeries, request, scrape, type Series } from '../support/http';
-import { startServer, type RunningServer } from '../support/server-process';
+import { serverPerFile } from '../support/server-process';
 
 /** Every random string sent starts with this, so a leak into a label is easy to spot. */
 const MARKER = 'zqx';
 const token = () => `${MARKER}${randomBytes(6).toString('hex')}`;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
-// The fixed sets every label value must come from (written down here, not imported from src).
+// Every label value must come from the fixed sets the server declares (a browser's unknown locale or
+// namespace, like an unknown method, is counted as 'other').
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT', 'other'];
-const ROUTES = [
-  '/',
-  '/[locale]',
-  '/healthz',
-  '/readyz',
-  '/metrics',
-  '/api/telemetry',
-  '/builds/latest.json',
-  '/builds/current.json',
-  '/builds/meta/[id]',
-  '/_next/static',
-  '/_next/image',
-  '/_next/other',
-  'public_file',
-  'redirect',
-  'not_found',
-  'other',
-  'unparsed',
-];
-const UNPARSED_REASONS = [
-  'connect',
-  'unknown_method',
-  'uri_too_long',
-  'header_too_large',
-  'timeout',
-  'bad_framing',
-  'chunk_extensions_too_large',
-  'incomplete',
-  'malformed',
-];
 const STATUS = Object.keys(STATUS_CODES);
-const LOCALES = ['en', 'zh-CN', 'ja', 'other'];
-const NAMESPACES = [
-  'common',
-  'header',
-  'navigation',
-  'language-switcher',
-  'mobile-menu',
-  'footer',
-  'carousel',
-  'home',
-  'loading',
-  'not-found',
-  'error',
-  'other',
-];
-const PAGE_BUILDS = ['self', 'other'];
-const EVENTS = [
-  'locale_load_failed',
-  'manifest_fetch_failed',
-  'payload_fetch_failed',
-  'build_update_detected',
-  'chunk_reload',
-  'chunk_reload_blocked',
-  'web_vital',
-];
+const LOCALE_LABELS = [...LOCALES, 'other'];
+const NAMESPACE_LABELS = [...NAMESPACES, 'other'];
 const buckets = (values: number[]) => [...values.map(String), '+Inf'];
-const histogram = (labels: Record<string, string[]>, le: number[]) => ({
+const histogram = (labels: Record<string, readonly string[]>, le: number[]) => ({
   _bucket: { ...labels, le: buckets(le) },
   _sum: labels,
   _count: labels,
 });
-const EXPECTED: Record<string, Record<string, string[]>> = {
+const EXPECTED: Record<string, Record<string, readonly string[]>> = {
   http_server_active_requests: {},
   http_server_dropped_connections_total: {},
   http_server_unparsed_requests_total: { reason: UNPARSED_REASONS },
@@ -81,26 +34,31 @@ const EXPECTED: Record<string, Record<string, string[]>> = {
     'http_server_request_duration_seconds',
     histogram({ method: METHODS, route: ROUTES, status_code: STATUS }, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
   ),
-  meridian_client_events_total: { event: EVENTS, page_build: PAGE_BUILDS },
+  meridian_client_events_total: { event: TELEMETRY_EVENT_TYPES, page_build: PAGE_BUILDS },
   meridian_client_page_views_total: { page_build: PAGE_BUILDS },
-  meridian_locale_load_failures_total: { locale: LOCALES, namespace: NAMESPACES, source: ['server', 'client'], page_build: PAGE_BUILDS },
-  meridian_manifest_fetch_failures_total: { kind: ['manifest', 'payload', 'latest'], page_build: PAGE_BUILDS },
-  meridian_peer_forwards_total: { kind: ['asset', 'manifest'], result: ['served', 'missing', 'failed', 'busy'] },
+  meridian_locale_load_failures_total: {
+    locale: LOCALE_LABELS,
+    namespace: NAMESPACE_LABELS,
+    source: ['server', 'client'],
+    page_build: PAGE_BUILDS,
+  },
+  meridian_manifest_fetch_failures_total: { kind: FETCH_FAILURE_KINDS, page_build: PAGE_BUILDS },
+  meridian_peer_forwards_total: { kind: PEER_FILE_KINDS, result: PEER_FORWARD_RESULTS },
   ...prefixed(
     'meridian_web_vitals_lcp_seconds',
-    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10]),
+    histogram({ locale: LOCALE_LABELS, page_build: PAGE_BUILDS }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10]),
   ),
   ...prefixed(
     'meridian_web_vitals_inp_seconds',
-    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2]),
+    histogram({ locale: LOCALE_LABELS, page_build: PAGE_BUILDS }, [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2]),
   ),
   ...prefixed(
     'meridian_web_vitals_cls',
-    histogram({ locale: LOCALES, page_build: PAGE_BUILDS }, [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1]),
+    histogram({ locale: LOCALE_LABELS, page_build: PAGE_BUILDS }, [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1]),
   ),
 };
 
-function prefixed(name: string, parts: Record<string, Record<string, string[]>>) {
+function prefixed(name: string, parts: Record<string, Record<string, readonly string[]>>) {
   return Object.fromEntries(Object.entries(parts).map(([suffix, labels]) => [`${name}${suffix}`, labels]));
 }
 
@@ -194,16 +152,8 @@ const KINDS: [number, () => Job][] = [
   ],
 ];
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  // A limit no test reaches, so every beacon is parsed and recorded.
-  server = await startServer({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// A limit no test reaches, so every beacon is parsed and recorded.
+const server = serverPerFile({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' });
 
 describe('metric series under random traffic', () => {
   const statuses = new Map<number, number>();

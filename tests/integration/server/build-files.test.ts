@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSeries, request, scrape } from '../support/http';
-import { startServer, type RunningServer } from '../support/server-process';
+import { serverPerFile } from '../support/server-process';
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer({ BUILD_POLL_INTERVAL_MS: '1500' });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile({ BUILD_POLL_INTERVAL_MS: '1500' });
 
 async function latest(): Promise<{ id: string; timestamp: number }> {
   return JSON.parse((await request(`${server.url}/builds/latest.json`)).body) as { id: string; timestamp: number };

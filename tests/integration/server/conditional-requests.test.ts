@@ -1,21 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildScriptOf, request } from '../support/http';
-import { startServer, type RunningServer } from '../support/server-process';
+import { serverPerFile } from '../support/server-process';
 
 // RFC 9110 §15.4.5 and §15.3.7: a 304 and a 206 carry the headers the 200 would (Cache-Control,
 // ETag, Last-Modified, Vary), on every file and page the server answers.
 
-let server: RunningServer;
+const server = serverPerFile();
 let script: string;
 
 beforeAll(async () => {
-  server = await startServer();
   script = await buildScriptOf(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const KEPT = ['cache-control', 'etag', 'last-modified', 'vary'] as const;

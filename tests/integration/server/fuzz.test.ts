@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { comparableHeaders } from '../support/head-parity';
-import { parseSeries, scrape, valueOf } from '../support/http';
+import { eventually, parseSeries, scrape, valueOf } from '../support/http';
 import { rawRequest } from '../support/raw-http';
 import { jsonLines, startServer, type RunningServer } from '../support/server-process';
 
@@ -259,8 +259,16 @@ describe(`fuzzed requests (seed ${SEED})`, () => {
       expect(errors.slice(0, 5)).toEqual([]);
     }
 
-    const after = await memoryAfterCollection();
-    expect(after.heap - baseline.heap).toBeLessThan(MAX_HEAP_GROWTH_BYTES);
-    expect(after.external - baseline.external).toBeLessThan(MAX_EXTERNAL_GROWTH_BYTES);
+    // The last answers' sockets and compression streams are released a moment after them (about
+    // 10 MB outside the heap in one run of three): a leak is what is still held seconds later.
+    await eventually(
+      async () => {
+        const after = await memoryAfterCollection();
+        expect(after.heap - baseline.heap).toBeLessThan(MAX_HEAP_GROWTH_BYTES);
+        expect(after.external - baseline.external).toBeLessThan(MAX_EXTERNAL_GROWTH_BYTES);
+      },
+      15_000,
+      1_000,
+    );
   }, 240_000);
 });

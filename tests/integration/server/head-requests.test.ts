@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { comparableHeaders } from '../support/head-parity';
 import { buildScriptOf, request } from '../support/http';
-import { startServer, type RunningServer } from '../support/server-process';
+import { serverPerFile } from '../support/server-process';
 
 // RFC 9110 §9.3.2: a HEAD gets the headers a GET would, without the body, whoever answers.
 
-let server: RunningServer;
+const server = serverPerFile();
 let script: string;
 
 beforeAll(async () => {
-  server = await startServer();
   script = await buildScriptOf(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** `SCRIPT` stands for a build script of the running build, found once the server is up. */

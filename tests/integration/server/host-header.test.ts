@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../support/raw-http';
-import { portOf, startServer, type RunningServer } from '../support/server-process';
+import { portOf, serverPerFile } from '../support/server-process';
 
 // RFC 9112 §3.2: exactly one Host with a valid value (RFC 3986 host and port), or 400, on every path.
 
-let server: RunningServer;
-let port: number;
-
-beforeAll(async () => {
-  server = await startServer();
-  port = portOf(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile();
 
 /** A page from memory, a file from memory, a 404 from the template, one Next renders, a probe, the beacon endpoint. */
 const PATHS = ['/ja', '/favicon.ico', '/ja/no-such-page', '/ja/no-such-page?x=1', '/healthz', '/api/x'];
 
 const send = (path: string, hostLines: string, version = '1.1') =>
-  rawRequest(port, `GET ${path} HTTP/${version}\r\n${hostLines}Connection: close\r\n\r\n`);
+  rawRequest(portOf(server), `GET ${path} HTTP/${version}\r\n${hostLines}Connection: close\r\n\r\n`);
 
 describe('the Host header', () => {
   it.each([

@@ -1,17 +1,9 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSeries, request, scrape } from '../support/http';
-import { jsonLines, startServer, type RunningServer } from '../support/server-process';
+import { jsonLines, serverPerFile } from '../support/server-process';
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile();
 
 /** Sends bytes as written (node:http refuses CONNECT without a tunnel and checks the method) and reads the whole answer. */
 function raw(bytes: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {

@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, localizedPath } from '@/shared/locales';
-import { ROOT, waitForHttp } from '../../../tools/lib/app-server.mjs';
 import { logLine, request } from '../support/http';
-import { freePort, startServer, type RunningServer } from '../support/server-process';
+import { startNextServer, type RunningNext } from '../support/next-server';
+import { startServer, type RunningServer } from '../support/server-process';
 
 /**
  * Our entry answers not-found page loads from a template it had Next render at
@@ -22,24 +20,27 @@ function comparable(html: string): { markup: string; payloadRows: string[] } {
   return { markup, payloadRows: payload.join('').split('\\n').sort() };
 }
 
+/** The page with its path, and each segment of it in the router payload, replaced by markers. */
+function withPathMarked(html: string, pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean);
+  return segments.reduce(
+    (text, segment, index) => text.replaceAll(`\\"${segment}\\"`, `\\"segment-${index}\\"`),
+    html.replaceAll(pathname, '/marked'),
+  );
+}
+
 let ours: RunningServer;
-let next: ChildProcess;
+let next: RunningNext;
 let nextUrl: string;
 
 beforeAll(async () => {
   ours = await startServer();
-  const port = await freePort();
-  // Next's server.js must believe it is "localhost", or it reads the locale rewrites as external.
-  next = spawn(process.execPath, [path.join(ROOT, '.next', 'standalone', 'server.js')], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(port), HOSTNAME: 'localhost' },
-    stdio: 'ignore',
-  });
-  nextUrl = `http://localhost:${port}`;
-  await waitForHttp(`${nextUrl}/robots.txt`);
+  next = await startNextServer();
+  nextUrl = next.url;
 });
 
 afterAll(async () => {
-  next?.kill();
+  next?.stop();
   await ours?.stop();
 });
 
@@ -63,6 +64,12 @@ describe('not-found pages from a template', () => {
     `/${'long'.repeat(80)}`,
     '/ja/e2e-fixtures',
     '/wp-admin/install.php%00',
+    '/nope?x=1',
+    "/ja/nope/deeper?a=1&b=%20c&d=e:f@g!h$i'j(k)l*m+n,o;p/q?r",
+    '/zh-CN/nope?q=%E4%B8%AD',
+    '/nope?',
+    `/nope?q=${'x'.repeat(900)}`,
+    '/nope?b=2&a=1&b=3&2=x&c',
     ...LOCALES.map((locale) => localizedPath(locale, '/every-locale/spliced')),
   ])('%s: the same page as Next renders', async (pathname) => {
     const headers = { 'accept-encoding': 'identity' };
@@ -76,6 +83,74 @@ describe('not-found pages from a template', () => {
     expect(fromTemplate.headers['cache-control']).toBe(rendered.headers['cache-control']);
     expect(comparable(fromTemplate.body)).toEqual(comparable(rendered.body));
   });
+
+  it.each(['/api/some-endpoint', '/api/deeper/still-further', '/_next/unknown-thing', '/_next/img-unknown', '/_next/data/some-build'])(
+    '%s, a path the locale rules pass by: the English not-found page naming it, from memory',
+    async (pathname) => {
+      // A path of the same shape that is an ordinary English 404 (compared with Next's above).
+      const ordinary = pathname
+        .split('/')
+        .map((segment, index) => String.fromCharCode(111 + index).repeat(segment.length))
+        .join('/');
+      const headers = { 'accept-encoding': 'identity' };
+      const [passed, plain, rendered] = await Promise.all([
+        request(`${ours.url}${pathname}`, { headers }),
+        request(`${ours.url}${ordinary}`, { headers }),
+        request(`${nextUrl}${pathname}`, { headers }),
+      ]);
+      expect(passed.status).toBe(404);
+      expect(passed.body).toContain(`Page not found: ${pathname}`);
+      expect(withPathMarked(passed.body, pathname)).toBe(withPathMarked(plain.body, ordinary));
+      expect(passed.headers['cache-control']).toBe(rendered.headers['cache-control']);
+      expect(passed.headers['content-type']).toBe(rendered.headers['content-type']);
+      // Next streams the page it renders; the template is sent whole.
+      expect(rendered.headers['content-length']).toBeUndefined();
+      expect(Number(passed.headers['content-length'])).toBe(Buffer.byteLength(passed.body));
+    },
+  );
+
+  it('/_next/image with its query: the English not-found page, from memory, its payload carrying the query as Next writes it', async () => {
+    const reply = await request(`${ours.url}/_next/image?url=%2Fa.png&w=640&q=75`, { headers: { 'accept-encoding': 'identity' } });
+    expect(reply.status).toBe(404);
+    expect(reply.body).toContain('Page not found: /_next/image');
+    expect(reply.body).toContain('\\"image?url=%2Fa.png\\u0026w=640\\u0026q=75\\"],\\"q\\":\\"?url=%2Fa.png\\u0026w=640\\u0026q=75\\"');
+    expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
+  });
+
+  it.each(['/x.php', '/wp-login.php', '/api/x.php', '/_next/data/build/x.json', '/ja/x.env', '/.git/config.bak'])(
+    '%s, a file the site lacks: the plain 404 of the rewrite in next.config.js, from memory',
+    async (pathname) => {
+      for (const [method, routerHeaders] of [
+        ['GET', {}],
+        ['HEAD', {}],
+        ['GET', { rsc: '1' }],
+        ['GET', { rsc: '1', 'next-router-prefetch': '1' }],
+      ] as const) {
+        let target = pathname;
+        let [mine, nexts] = await Promise.all([
+          request(`${ours.url}${target}`, { method, headers: routerHeaders }),
+          request(`${nextUrl}${target}`, { method, headers: routerHeaders }),
+        ]);
+        if ('rsc' in routerHeaders) {
+          // A router request without its `_rsc` hash is first sent to the URL with it, by both.
+          expect(mine.status).toBe(307);
+          expect(mine.headers.location).toBe(nexts.headers.location);
+          target = mine.headers.location ?? '';
+          [mine, nexts] = await Promise.all([
+            request(`${ours.url}${target}`, { method, headers: routerHeaders }),
+            request(`${nextUrl}${target}`, { method, headers: routerHeaders }),
+          ]);
+        }
+        expect(mine.status, `${method} ${target}`).toBe(404);
+        expect(nexts.status).toBe(404);
+        expect(mine.body).toBe(nexts.body);
+        for (const name of ['content-type', 'cache-control', 'vary']) expect(mine.headers[name], name).toBe(nexts.headers[name]);
+        // Next answers through its route handler, streamed; ours is written whole.
+        expect(nexts.headers['content-length']).toBeUndefined();
+        expect(mine.headers['content-length']).toBe('10');
+      }
+    },
+  );
 
   it('answers HEAD with the headers only', async () => {
     const reply = await request(`${ours.url}/ja/nope`, { method: 'HEAD' });

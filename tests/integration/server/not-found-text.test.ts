@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http';
 import { rawRequest } from '../support/raw-http';
-import { portOf, startServer, type RunningServer } from '../support/server-process';
+import { portOf, serverPerFile } from '../support/server-process';
 
 // Every 404 page names the path asked for, whoever renders it, and never shows a character that
 // would hide or reorder text (controls, bidi overrides) as it is.
 
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile();
 
 /** The not-found message of a 404 page, as text. */
 const messageOf = (html: string) => /<p class="[^"]*message">([^<]*)<\/p>/.exec(html)?.[1];

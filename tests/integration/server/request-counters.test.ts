@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, parseSeries, request, scrape, valueOf } from '../support/http';
 import { rawRequest } from '../support/raw-http';
-import { jsonLines, portOf, startServer, type RunningServer } from '../support/server-process';
+import { jsonLines, portOf, serverPerFile } from '../support/server-process';
 
 // The request counters tell the truth: what a revalidation is, and how many requests are in flight.
 
-let server: RunningServer;
-let port: number;
-
-beforeAll(async () => {
-  server = await startServer();
-  port = portOf(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile();
 
 const countOf = (text: string, labels: Record<string, string>) =>
   parseSeries(text)
@@ -54,7 +44,7 @@ describe('the in-flight gauge', () => {
         sent.push(...ids);
         // Next renders these: the first is still in flight when the garbage is parsed, the second queued behind it.
         const pipelined = ids.map((id) => `GET /ja/no-such-page?${id} HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\n\r\n`).join('');
-        return rawRequest(port, `${pipelined}GARBAGE\r\n\r\n`);
+        return rawRequest(portOf(server), `${pipelined}GARBAGE\r\n\r\n`);
       }),
     );
     await eventually(async () => {

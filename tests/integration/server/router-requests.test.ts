@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../support/http';
-import { jsonLines, startServer, type RunningServer } from '../support/server-process';
+import { jsonLines, serverPerFile } from '../support/server-process';
 
 // The router's own requests (RSC) reach Next; a router state it cannot read is the client's mistake.
-let server: RunningServer;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = serverPerFile();
 
 describe('router requests', () => {
   it("answer 400, not Next's 500, to a Next-Router-State-Tree header Next cannot read", async () => {

@@ -80,8 +80,8 @@ async function start(env: Record<string, string>): Promise<RunningServer> {
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('exports a server span per request, continuing traceparent, with Next’s spans beneath it and its ids in the access log', async () => {
     const server = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: '100' });
-    // A query takes the not-found page past its template, so Next renders it.
-    const reply = await request(`${server.url}/ja/nope?from=test`, { headers: { traceparent: TRACEPARENT, 'X-Request-Id': 'traced-404' } });
+    // A `$` in its path takes the not-found page past its template, so Next renders it.
+    const reply = await request(`${server.url}/ja/nope$from-test`, { headers: { traceparent: TRACEPARENT, 'X-Request-Id': 'traced-404' } });
     expect(reply.status).toBe(404);
 
     const ours = await eventually(() => {
@@ -95,7 +95,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(attribute(ours, 'http.route')).toBe('not_found');
     expect(attribute(ours, 'http.response.status_code')).toBe(404);
     expect(attribute(ours, 'http.request.method')).toBe('GET');
-    expect(attribute(ours, 'url.path')).toBe('/ja/nope');
+    expect(attribute(ours, 'url.path')).toBe('/ja/nope$from-test');
 
     // Next's spans of the same request hang below ours, however deep.
     const nested = await eventually(() => {
@@ -123,7 +123,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   it('answers a not-found page load from its template: our span only, no rendering by Next', async () => {
     const server = await start({ OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl, OTEL_BSP_SCHEDULE_DELAY: '100' });
     expect((await request(`${server.url}/ja/nope`, { headers: { 'X-Request-Id': 'template-404' } })).status).toBe(404);
-    expect((await request(`${server.url}/ja/nope?x=1`, { headers: { 'X-Request-Id': 'rendered-404' } })).status).toBe(404);
+    expect((await request(`${server.url}/ja/nope$x`, { headers: { 'X-Request-Id': 'rendered-404' } })).status).toBe(404);
     const fromTemplate = await accessLine(server, 'template-404');
     const rendered = await accessLine(server, 'rendered-404');
 

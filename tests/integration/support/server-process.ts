@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../tools/lib/app-server.mjs';
 import { freePort } from '../../../tools/lib/ports.mjs';
 import { exitAsFailure } from '../../../tools/lib/wait.mjs';
@@ -23,6 +24,41 @@ export interface RunningServer {
 /** The public port a running server listens on, for raw sockets. */
 export function portOf(server: RunningServer): number {
   return Number(new URL(server.url).port);
+}
+
+/**
+ * One server for the calling test file: started (with `env`) before its tests, stopped after them.
+ * What it returns reads that server, so it may be used in tests and hooks only, not while they are collected.
+ */
+export function serverPerFile(env: Record<string, string> = {}): RunningServer {
+  let started: RunningServer | undefined;
+  beforeAll(async () => {
+    started = await startServer(env);
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const current = () => {
+    if (!started) throw new Error("the file's server starts before its tests: read it inside a test or hook");
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get metricsUrl() {
+      return current().metricsUrl;
+    },
+    get child() {
+      return current().child;
+    },
+    get exited() {
+      return current().exited;
+    },
+    lines: () => current().lines(),
+    stderr: () => current().stderr(),
+    stop: (signal) => current().stop(signal),
+  };
 }
 
 /** A copy of the standalone build, for tests that break files in it. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playwrightOutcome, vitestOutcome } from '../../support/test-reports.mjs';
+import { fileTimings, playwrightOutcome, vitestOutcome } from '../../support/test-reports.mjs';
 
 // Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -24,6 +24,7 @@ beforeAll(() => {
     path.join(dir, 'failing.test.js'),
     "test('passes', () => {});\ntest('fails', () => { throw new Error('first line\\nsecond line'); });\n",
   );
+  writeFileSync(path.join(dir, 'slow.test.js'), "test('waits', () => new Promise((resolve) => setTimeout(resolve, 300)));\n");
   writeFileSync(path.join(dir, 'hook.test.js'), "beforeAll(() => { throw new Error('hook broke'); });\ntest('never runs', () => {});\n");
   writeFileSync(path.join(dir, 'import.test.js'), "import 'no-such-module';\ntest('never loads', () => {});\n");
   writeFileSync(
@@ -33,20 +34,29 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'playwright.config.js'), "module.exports = { testMatch: '*.e2e.js' };\n");
   runReporting('vitest', ['run', '--globals', '--root', dir, '--reporter=json', '--outputFile.json=vitest.json']);
   runReporting('playwright', ['test', '--reporter=json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'playwright.json' });
-}, 60_000);
+}, 180_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('vitestOutcome', () => {
   it('names a failed test, a failed hook and a file that cannot load, each once', () => {
     const outcome = vitestOutcome(JSON.parse(readFileSync(path.join(dir, 'vitest.json'), 'utf8')), dir);
-    expect(outcome.passed).toBe(1);
+    expect(outcome.passed).toBe(2);
     expect(outcome.failures.sort()).toEqual([
       'failing.test.js › fails: Error: first line',
       'hook.test.js: hook broke',
       expect.stringMatching(/^import\.test\.js: .*no-such-module/),
     ]);
     expect(outcome.failed).toBe(3);
+  });
+});
+
+describe('fileTimings', () => {
+  it("lists every file's wall time, slowest first", () => {
+    const timings = fileTimings(JSON.parse(readFileSync(path.join(dir, 'vitest.json'), 'utf8')), dir);
+    expect(timings.map(({ file }) => file).sort()).toEqual(['failing.test.js', 'hook.test.js', 'import.test.js', 'slow.test.js']);
+    expect(timings[0]).toEqual({ file: 'slow.test.js', ms: expect.any(Number) });
+    expect(timings[0]?.ms).toBeGreaterThanOrEqual(300);
   });
 });
 

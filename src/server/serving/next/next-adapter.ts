@@ -70,3 +70,88 @@ export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: str
     }
   };
 }
+
+const CACHE_BUSTING_MODULE = 'next/dist/shared/lib/router/utils/cache-busting-search-param.js';
+const CACHE_BUSTING_URL_MODULE = 'next/dist/client/components/router-reducer/set-cache-busting-search-param.js';
+
+/** The router headers Next hashes into a payload request's `_rsc` parameter, as Next reads them. */
+export interface CacheBustingHeaders {
+  prefetch: string | undefined;
+  segmentPrefetch: string | undefined;
+  stateTree: string | undefined;
+  nextUrl: string | undefined;
+}
+
+export interface CacheBusting {
+  /**
+   * Whether `sent` (the request's first `_rsc`, null without one) is the hash Next expects of
+   * `headers`, in either of its forms: at once when these headers were seen lately.
+   */
+  matches(headers: CacheBustingHeaders, sent: string | null): boolean | Promise<boolean>;
+  /** Where Next redirects a payload request whose `_rsc` does not match: `target` with the expected one. */
+  redirectTarget(target: string, headers: CacheBustingHeaders): Promise<string>;
+}
+
+const MAX_REMEMBERED = 256;
+const MAX_REMEMBERED_KEY = 4096;
+
+type Hashes = {
+  computeCacheBustingSearchParam?: (...headers: (string | undefined)[]) => Promise<string>;
+  computeLegacyCacheBustingSearchParam?: (...headers: (string | undefined)[]) => string;
+};
+type UrlHash = { setCacheBustingSearchParamWithHash?: (url: URL, hash: string) => void };
+
+/**
+ * Next's own check of a router payload request's `_rsc` parameter (a hash of its
+ * router headers, so a cache that ignores Vary cannot mix payloads up), lent so
+ * the payloads answered from memory keep it: Next redirects a request whose
+ * hash does not match to the URL with the right one (307).
+ */
+export function cacheBusting(requireFromBuild: NodeJS.Require): CacheBusting {
+  let hashes: Hashes = {};
+  let url: UrlHash = {};
+  try {
+    hashes = requireFromBuild(CACHE_BUSTING_MODULE) as Hashes;
+    url = requireFromBuild(CACHE_BUSTING_URL_MODULE) as UrlHash;
+  } catch {
+    // Named below.
+  }
+  const { computeCacheBustingSearchParam: expected, computeLegacyCacheBustingSearchParam: legacy } = hashes;
+  const withHash = url.setCacheBustingSearchParamWithHash;
+  if (typeof expected !== 'function' || typeof legacy !== 'function' || typeof withHash !== 'function') {
+    const { version } = requireFromBuild('next/package.json') as { version: string };
+    throw new NextAdapterError(
+      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${CACHE_BUSTING_MODULE} or ${CACHE_BUSTING_URL_MODULE} no longer exports the cache-busting hash`,
+    );
+  }
+  const args = (headers: CacheBustingHeaders) => [headers.prefetch, headers.segmentPrefetch, headers.stateTree, headers.nextUrl];
+  // A tab sends the same few router headers again and again: each one's hash (Web Crypto, a
+  // trip to the thread pool) is remembered, boundedly, as negotiation.ts remembers codings.
+  const remembered = new Map<string, string>();
+  const keyOf = (headers: CacheBustingHeaders) =>
+    args(headers)
+      .map((value) => (value === undefined ? '\u0000' : value))
+      .join('\u0001');
+  const expectedOf = async (headers: CacheBustingHeaders, key: string) => {
+    const hash = await expected(...args(headers));
+    if (key.length <= MAX_REMEMBERED_KEY) {
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      remembered.set(key, hash);
+    }
+    return hash;
+  };
+  return {
+    matches(headers, sent) {
+      if (sent === null) return false;
+      const key = keyOf(headers);
+      const known = remembered.get(key);
+      if (known !== undefined) return known === sent || legacy(...args(headers)) === sent;
+      return expectedOf(headers, key).then((hash) => hash === sent || legacy(...args(headers)) === sent);
+    },
+    async redirectTarget(target, headers) {
+      const location = new URL(target, 'http://localhost');
+      withHash(location, await expected(...args(headers)));
+      return `${location.pathname}${location.search}`;
+    },
+  };
+}

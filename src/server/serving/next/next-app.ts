@@ -13,6 +13,11 @@ export interface PreparedNext {
   routerStateIsValid: (header: string | string[] | undefined) => boolean;
 }
 
+/** Resolves modules as the standalone build in `dir` does: from its own node_modules, as its server.js does. */
+export function requireFromStandalone(dir: string): NodeJS.Require {
+  return createRequire(path.join(dir, 'server.js'));
+}
+
 /**
  * Next prepared for the standalone build in `dir`, configured by what
  * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
@@ -22,8 +27,7 @@ export async function loadNext(options: { dir: string; port: number }): Promise<
   const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
     config: unknown;
   };
-  // Next is resolved from the standalone folder's own node_modules, as its server.js does.
-  const requireFromBuild = createRequire(path.join(options.dir, 'server.js'));
+  const requireFromBuild = requireFromStandalone(options.dir);
   applyBuildConfig(requireFromBuild, manifest.config);
   const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
     prepare(): Promise<void>;

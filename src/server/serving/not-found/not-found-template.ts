@@ -1,4 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
+import { parse as parseQuery, stringify as stringifyQuery } from 'node:querystring';
 import { DEFAULT_LOCALE, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
 import { displayedPath } from '@/shared/displayed-path';
 import { inlineScriptRanges, scriptHashSource } from '@/server/serving/edge/content-security-policy';
@@ -19,8 +20,17 @@ export const TEMPLATE_MARKER = 'meridian-not-found-template-path';
 const TEMPLATE_PATH = /^(?:\/[A-Za-z0-9\-._~!&'()*+,;=:@%]+)+$/;
 const MAX_TEMPLATE_PATH_LENGTH = 1000;
 
-/** Where the path appears: which form of it, in HTML or in the inline router payload. */
-type Slot = 'shown-html' | 'shown-payload' | 'link-html' | 'link-payload' | 'segments-payload';
+/**
+ * A query the template can carry: URL query characters only (RFC 3986), as a browser sends
+ * them, and short enough that React keeps the last segment with it in its payload row.
+ */
+const TEMPLATE_QUERY = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*$/;
+
+/**
+ * Where the path appears: which form of it, in HTML or in the inline router payload; and
+ * where the query does (`query-payload`, the payload's `q`: empty in the template).
+ */
+type Slot = 'shown-html' | 'shown-payload' | 'link-html' | 'link-payload' | 'segments-payload' | 'query-payload';
 
 export interface NotFoundTemplate {
   locale: Locale;
@@ -29,6 +39,8 @@ export interface NotFoundTemplate {
   /** The same pieces as UTF-8, encoded once: a 404 encodes only the path's own values. */
   encodedPieces: Buffer[];
   slots: Slot[];
+  /** Whether the template has a place for a query (else a path with one goes to Next). */
+  acceptsQuery: boolean;
   /** Its inline scripts, for the page's Content-Security-Policy. */
   scripts: TemplateScript[];
 }
@@ -46,6 +58,8 @@ export class TemplateError extends Error {}
 const PAYLOAD_LINK = /\\"href\\":\\"[^"\\]*$/;
 const HTML_LINK = /href="[^"]*$/;
 const PAYLOAD_SEGMENTS = /\\"c\\":\[(?:\\"[^"\\]*\\",)*\\"$/;
+/** What follows the segments in the payload's first row: the end of `c`, then the empty query `q`. */
+const AFTER_SEGMENTS = '\\"],\\"q\\":\\"';
 
 function slotAt(html: string, index: number, prefix: string): Slot {
   const inPayload = html.lastIndexOf('<script', index) > html.lastIndexOf('</script', index);
@@ -61,36 +75,56 @@ function slotAt(html: string, index: number, prefix: string): Slot {
   throw new TemplateError(`the not-found page shows its path in an unknown place: …${before.slice(-60)}`);
 }
 
-/** Splits the not-found HTML rendered for `TEMPLATE_MARKER` in `locale` at each place the path appears. */
+/** A place in the HTML where a slot's value goes, replacing `length` characters (the marker, or nothing). */
+interface Cut {
+  index: number;
+  length: number;
+  slot: Slot;
+}
+
+/** Splits the not-found HTML rendered for `TEMPLATE_MARKER` in `locale` at each place the path appears, and where the query goes. */
 export function compileNotFoundTemplate(html: string, locale: Locale): NotFoundTemplate {
   const prefix = localizedPath(locale, '/');
   const shownPrefix = locale === DEFAULT_LOCALE ? '/' : `${prefix}/`;
-  const pieces: string[] = [];
-  const slots: Slot[] = [];
-  const markers: number[] = [];
-  let from = 0;
-  for (let index = html.indexOf(TEMPLATE_MARKER); index !== -1; index = html.indexOf(TEMPLATE_MARKER, from)) {
-    slots.push(slotAt(html, index, shownPrefix));
-    markers.push(index);
-    pieces.push(html.slice(from, index));
-    from = index + TEMPLATE_MARKER.length;
+  const cuts: Cut[] = [];
+  for (let index = html.indexOf(TEMPLATE_MARKER); index !== -1; index = html.indexOf(TEMPLATE_MARKER, index + TEMPLATE_MARKER.length)) {
+    const slot = slotAt(html, index, shownPrefix);
+    cuts.push({ index, length: TEMPLATE_MARKER.length, slot });
+    const after = index + TEMPLATE_MARKER.length;
+    if (slot === 'segments-payload' && html.startsWith(`${AFTER_SEGMENTS}\\"`, after)) {
+      cuts.push({ index: after + AFTER_SEGMENTS.length, length: 0, slot: 'query-payload' });
+    }
   }
-  pieces.push(html.slice(from));
+  const slots = cuts.map((cut) => cut.slot);
   for (const needed of ['shown-html', 'shown-payload', 'segments-payload'] as const) {
     if (!slots.includes(needed)) throw new TemplateError(`the not-found page has no ${needed} slot`);
   }
-  return { locale, pieces, encodedPieces: pieces.map((piece) => Buffer.from(piece)), slots, scripts: templateScripts(html, markers) };
+  const pieces: string[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    pieces.push(html.slice(from, cut.index));
+    from = cut.index + cut.length;
+  }
+  pieces.push(html.slice(from));
+  return {
+    locale,
+    pieces,
+    encodedPieces: pieces.map((piece) => Buffer.from(piece)),
+    slots,
+    acceptsQuery: slots.filter((slot) => slot === 'query-payload').length === 1,
+    scripts: templateScripts(html, cuts),
+  };
 }
 
-/** The template's inline scripts, each hashed now unless a slot (at `markers`) lies inside it. */
-function templateScripts(html: string, markers: number[]): TemplateScript[] {
+/** The template's inline scripts, each hashed now unless a slot (at `cuts`) lies inside it. */
+function templateScripts(html: string, cuts: Cut[]): TemplateScript[] {
   return inlineScriptRanges(html).map(({ start, end }): TemplateScript => {
     const parts: (string | number)[] = [];
     let from = start;
-    markers.forEach((marker, slot) => {
-      if (marker < start || marker >= end) return;
-      parts.push(html.slice(from, marker), slot);
-      from = marker + TEMPLATE_MARKER.length;
+    cuts.forEach((cut, slot) => {
+      if (cut.index < start || cut.index >= end) return;
+      parts.push(html.slice(from, cut.index), slot);
+      from = cut.index + cut.length;
     });
     if (parts.length === 0) return { hash: scriptHashSource(createHash('sha256').update(html.slice(start, end), 'utf8')) };
     parts.push(html.slice(from, end));
@@ -116,21 +150,57 @@ function escapePayload(value: string): string {
   return inScript.replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Whether the template can stand for `requestedPath` in `locale` (otherwise Next renders it). */
-export function fitsTemplate(requestedPath: string, locale: Locale): boolean {
+/**
+ * A query as Next's router payload writes it: parsed into an object (a key's values
+ * together, in the object's order), then written back as form data after the last
+ * segment (`c`) and with `querystring`'s escapes as `q`. Empty strings for none.
+ */
+export interface PayloadQuery {
+  inSegments: string;
+  search: string;
+}
+
+export const NO_QUERY: PayloadQuery = { inSegments: '', search: '' };
+
+export function payloadQuery(query: string): PayloadQuery {
+  if (query === '') return NO_QUERY;
+  const parsed = parseQuery(query);
+  const form = new URLSearchParams();
+  for (const [key, values] of Object.entries(parsed)) {
+    for (const value of Array.isArray(values) ? values : [values ?? '']) form.append(key, value);
+  }
+  const inSegments = form.toString();
+  const search = stringifyQuery(parsed);
+  return { inSegments: inSegments && `?${inSegments}`, search: search && `?${search}` };
+}
+
+/**
+ * Whether `template` can stand for `requestedPath` with `query` (after the `?`, empty for
+ * none) in its locale (otherwise Next renders it).
+ */
+export function fitsTemplate(template: Pick<NotFoundTemplate, 'locale' | 'acceptsQuery'>, requestedPath: string, query = ''): boolean {
+  const { locale } = template;
   if (requestedPath.length > MAX_TEMPLATE_PATH_LENGTH || !TEMPLATE_PATH.test(requestedPath)) return false;
+  if (query !== '') {
+    if (!template.acceptsQuery || !TEMPLATE_QUERY.test(query) || query.length > MAX_TEMPLATE_PATH_LENGTH) return false;
+    const { inSegments, search } = payloadQuery(query);
+    const lastSegment = requestedPath.slice(requestedPath.lastIndexOf('/') + 1);
+    if (lastSegment.length + inSegments.length > MAX_TEMPLATE_PATH_LENGTH || search.length > MAX_TEMPLATE_PATH_LENGTH) return false;
+  }
   const inside = pathWithinLocale(requestedPath);
   return inside !== '/' && localizedPath(locale, inside) === requestedPath;
 }
 
-/** What each slot holds for `requestedPath`. */
-function slotValues(template: NotFoundTemplate, requestedPath: string): Record<Slot, string> {
+/** What each slot holds for `requestedPath` and `query`: Next's router payload carries the query after the last segment, and as `q`. */
+function slotValues(template: NotFoundTemplate, requestedPath: string, query: PayloadQuery): Record<Slot, string> {
   const inside = pathWithinLocale(requestedPath);
   const shownPrefix = template.locale === DEFAULT_LOCALE ? '/' : `/${template.locale}/`;
   const shown = displayedPath(requestedPath).slice(shownPrefix.length);
   const linked = inside.slice(0, 200).slice(1);
   const segments = inside.slice(1).split('/');
+  segments[segments.length - 1] += query.inSegments;
   return {
+    'query-payload': escapePayload(query.search),
     'shown-html': escapeHtml(shown),
     'shown-payload': escapePayload(shown),
     'link-html': escapeHtml(linked),
@@ -139,9 +209,9 @@ function slotValues(template: NotFoundTemplate, requestedPath: string): Record<S
   };
 }
 
-/** The not-found page of `requestedPath` (a path `fitsTemplate` accepted), as Next would render it. */
-export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: string): string {
-  const values = slotValues(template, requestedPath);
+/** The not-found page of `requestedPath` and `query` (which `fitsTemplate` accepted), as Next would render it. */
+export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: string, query: PayloadQuery = NO_QUERY): string {
+  const values = slotValues(template, requestedPath, query);
   let html = template.pieces[0] ?? '';
   template.slots.forEach((slot, index) => {
     html += values[slot] + (template.pieces[index + 1] ?? '');
@@ -154,8 +224,8 @@ export function fillNotFoundTemplate(template: NotFoundTemplate, requestedPath: 
  * scripts the path appears in (the router payload) are hashed now, the others were
  * at start-up.
  */
-export function notFoundScriptHashes(template: NotFoundTemplate, requestedPath: string): string[] {
-  const values = slotValues(template, requestedPath);
+export function notFoundScriptHashes(template: NotFoundTemplate, requestedPath: string, query: PayloadQuery = NO_QUERY): string[] {
+  const values = slotValues(template, requestedPath, query);
   return template.scripts.map((script) => {
     if ('hash' in script) return script.hash;
     const hash = script.start.copy();
@@ -170,8 +240,8 @@ export function notFoundScriptHashes(template: NotFoundTemplate, requestedPath: 
  * flattened and encoded for each 404. The pieces are cut at ASCII markers, so their
  * encodings join into the encoding of the whole.
  */
-export function fillNotFoundBody(template: NotFoundTemplate, requestedPath: string): Buffer {
-  const values = slotValues(template, requestedPath);
+export function fillNotFoundBody(template: NotFoundTemplate, requestedPath: string, query: PayloadQuery = NO_QUERY): Buffer {
+  const values = slotValues(template, requestedPath, query);
   const { encodedPieces, slots } = template;
   const parts: Buffer[] = [];
   for (let index = 0; index < encodedPieces.length; index += 1) {

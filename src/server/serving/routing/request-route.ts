@@ -18,8 +18,6 @@ export interface RequestRoute {
   isDocument: boolean;
   /** A browser's load of a page the rules serve: GET or HEAD, a document, not a router payload. */
   pageLoad: boolean;
-  /** A page load's query names at least one parameter (false for any other request). */
-  hasQuery: boolean;
 }
 
 /** One cookie of a Cookie header, as the proxy reads it. */
@@ -54,12 +52,7 @@ export function routeOf(req: IncomingMessage): RequestRoute {
     isDocument,
   });
   let pageLoad = decision.kind === 'serve' && isDocument && (req.method === 'GET' || req.method === 'HEAD');
-  let hasQuery = false;
-  if (pageLoad && query !== '') {
-    const search = new URLSearchParams(query);
-    // `_rsc` marks a router payload whatever its headers say.
-    pageLoad = !search.has('_rsc');
-    hasQuery = search.size > 0;
-  }
-  return { pathname, query, decision, isDocument, pageLoad, hasQuery };
+  // `_rsc` marks a router payload whatever its headers say.
+  if (pageLoad && query !== '') pageLoad = !new URLSearchParams(query).has('_rsc');
+  return { pathname, query, decision, isDocument, pageLoad };
 }

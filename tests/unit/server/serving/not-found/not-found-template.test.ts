@@ -6,6 +6,7 @@ import {
   fillNotFoundTemplate,
   fitsTemplate,
   notFoundScriptHashes,
+  payloadQuery,
   TEMPLATE_MARKER,
   TemplateError,
 } from '@/server/serving/not-found/not-found-template';
@@ -21,10 +22,21 @@ const JA_PAGE =
   `6:[\\"$\\",\\"p\\",null,{\\"children\\":\\"ページが見つかりません：/ja/${M}\\"}]\\n"])</script></body></html>`;
 
 describe('compileNotFoundTemplate', () => {
-  it('finds every place the path appears', () => {
+  it('finds every place the path appears, and where the query goes', () => {
     const template = compileNotFoundTemplate(JA_PAGE, 'ja');
-    expect(template.slots).toEqual(['link-html', 'link-html', 'shown-html', 'segments-payload', 'link-payload', 'shown-payload']);
-    expect(template.pieces.join(M)).toBe(JA_PAGE);
+    expect(template.slots).toEqual([
+      'link-html',
+      'link-html',
+      'shown-html',
+      'segments-payload',
+      'query-payload',
+      'link-payload',
+      'shown-payload',
+    ]);
+    const slotText = (slot: string) => (slot === 'query-payload' ? '' : M);
+    expect(template.pieces.map((piece, index) => piece + (template.slots[index] ? slotText(template.slots[index]) : '')).join('')).toBe(
+      JA_PAGE,
+    );
   });
 
   it('refuses a page that shows the path somewhere it does not know', () => {
@@ -55,7 +67,52 @@ describe('fitsTemplate', () => {
     ['/日本', 'en', false],
     [`/${'x'.repeat(1000)}`, 'en', false],
   ] as const)('%s in %s → %s', (path, locale, expected) => {
-    expect(fitsTemplate(path, locale)).toBe(expected);
+    expect(fitsTemplate({ locale, acceptsQuery: true }, path)).toBe(expected);
+  });
+
+  it.each([
+    ['a=1&b=%20c', true],
+    ["url=%2Fa.png&w=640&q=75:@!$'()*+,;/?", true],
+    ['a="b"', false],
+    ['a=<b>', false],
+    ['a=日本', false],
+    ['a=b#c', false],
+    [`q=${'x'.repeat(1000)}`, false],
+  ] as const)('a query %s → %s, if the template has a place for it', (query, expected) => {
+    expect(fitsTemplate({ locale: 'en', acceptsQuery: true }, '/nope', query)).toBe(expected);
+    expect(fitsTemplate({ locale: 'en', acceptsQuery: false }, '/nope', query)).toBe(false);
+  });
+});
+
+describe('payloadQuery', () => {
+  it.each([
+    ['', '', ''],
+    ['a=1&b=%20c&a=2', '?a=1&a=2&b=+c', '?a=1&a=2&b=%20c'],
+    ["h$i'j", '?h%24i%27j=', "?h%24i'j="],
+    ['k(l)m*n+o,p;q', '?k%28l%29m*n+o%2Cp%3Bq=', '?k(l)m*n%20o%2Cp%3Bq='],
+    ['x=%E4%B8%AD&y=%zz', '?x=%E4%B8%AD&y=%25zz', '?x=%E4%B8%AD&y=%25zz'],
+    ['=a&&b', '?=a&b=', '?=a&b='],
+  ])('%s: as Next writes it after the segments (%s) and as q (%s)', (query, inSegments, search) => {
+    expect(payloadQuery(query)).toEqual({ inSegments, search });
+  });
+});
+
+describe('a query in the template', () => {
+  it('goes after the last segment and into q, as Next renders it', () => {
+    const template = compileNotFoundTemplate(JA_PAGE, 'ja');
+    expect(template.acceptsQuery).toBe(true);
+    const html = fillNotFoundTemplate(template, '/ja/a/b', payloadQuery("x=1&y=%20'&x=2"));
+    expect(html).toContain(
+      `\\"c\\":[\\"\\",\\"ja\\",\\"a\\",\\"b?x=1\\u0026x=2\\u0026y=+%27\\"],\\"q\\":\\"?x=1\\u0026x=2\\u0026y=%20'\\"`,
+    );
+    expect(html).toContain('href="/ja/a/b"');
+    const query = payloadQuery('x=1');
+    expect(fillNotFoundBody(template, '/ja/a/b', query).equals(Buffer.from(fillNotFoundTemplate(template, '/ja/a/b', query)))).toBe(true);
+    expect(notFoundScriptHashes(template, '/ja/a/b', query)).toEqual(inlineScriptHashes(fillNotFoundTemplate(template, '/ja/a/b', query)));
+  });
+
+  it('has no place for one when the payload has no empty q after the segments', () => {
+    expect(compileNotFoundTemplate(JA_PAGE.replace('\\"q\\":\\"\\"', '\\"q\\":null'), 'ja').acceptsQuery).toBe(false);
   });
 });
 

@@ -56,9 +56,4 @@ describe('routeOf: page loads', () => {
   ])('%s %j (%s) is a page load: %s', (path, headers, method, pageLoad) => {
     expect(routeOf(requestOf(path, headers, method)).pageLoad).toBe(pageLoad);
   });
-
-  it('tells a page load with query parameters', () => {
-    expect(routeOf(requestOf('/ja/x?a=1')).hasQuery).toBe(true);
-    expect(routeOf(requestOf('/ja/x?')).hasQuery).toBe(false);
-  });
 });
