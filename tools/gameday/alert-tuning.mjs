@@ -43,7 +43,7 @@ const ALERTS = {
     window: ALERT_WINDOW,
     annotations: {
       summary: `Meridian's p99 request latency is {{ $value | humanizeDuration }}, above ${LATENCY_THRESHOLD_SECONDS * 1000} ms`,
-      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, one request in a hundred took longer than ${LATENCY_THRESHOLD_SECONDS * 1000} ms over the last ${ALERT_WINDOW}, for 20 s (game day settings).`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, one request in a hundred (5xx answers aside) took longer than ${LATENCY_THRESHOLD_SECONDS * 1000} ms over the last ${ALERT_WINDOW}, for 20 s (game day settings).`,
     },
   },
   MeridianServerLocaleLoadFailure: {
@@ -71,10 +71,12 @@ const ALERTS = {
     for: '30s',
     annotations: { summary: '{{ $value }} Meridian builds have been serving together for 30 seconds (game day settings)' },
   },
-  // Shorter than the target alert's, as in the defaults (2m against 5m): the page comes
-  // first, and inhibits the target alert before it could be sent.
+  // Well shorter than the target alert's, as in the defaults (2m against 5m): the page comes
+  // first, and inhibits the target alert before it could be sent. The margin covers a
+  // deleted pod's shutdown (its metrics still answer), during which the first crashing
+  // pod's target is already down but the release is not.
   MeridianDown: { for: '20s' },
-  MeridianTargetDown: { for: '30s' },
+  MeridianTargetDown: { for: '1m' },
 };
 
 /**

@@ -201,6 +201,7 @@ async function play(options, cleanup, checkpoint, log) {
     releases.push(gamedayRelease({ access, namespace, release: name, values, dir: path.join(dir, 'values'), valuesFiles }));
   log(`gameday: installing ${releases.length} releases of ${image} in ${namespace}`);
   await Promise.all(releases.map((release) => release.deploy({ tag: goodTag })));
+  log('gameday: releases installed; warming them up');
   const baseUrls = Object.fromEntries(
     await Promise.all(releases.map(async (release) => [release.release, `http://${nodeAddress}:${await release.nodePort()}`])),
   );
