@@ -79,6 +79,17 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
      * @param {string} job @param {string} alert
      */
     notifiedAt: (job, alert) => (notifications ? received(job, alert, 'firing')[0]?.at : active.get(job)?.get(alert)?.first),
+    /**
+     * Every notification of an alert of `job` the receiver got, in order: when, to which
+     * receiver, which alert and whether firing or resolved.
+     * @param {string} job
+     */
+    receivedFor: (job) =>
+      (notifications ?? []).flatMap((notification) =>
+        notification.alerts
+          .filter((each) => each.labels.job === job)
+          .map((each) => ({ at: notification.at, receiver: notification.receiver, alert: each.labels.alertname ?? '', status: each.status })),
+      ),
     /** The first firing notification of `alert` of `job`, with its receiver. @param {string} job @param {string} alert */
     notification: (job, alert) => received(job, alert, 'firing')[0],
     /**

@@ -37,10 +37,11 @@ export function faultDockerfile(base, layer) {
 /**
  * Builds each fault's image from `image` (which must be in the local Docker engine) and
  * makes it available to the cluster; resolves with the images made, by fault id.
- * @param {{ image: string, faults: { id: string, layer?: string[][] }[], local: boolean, log: (line: string) => void }} options
+ * `checkpoint` is called before each step, and throws to stop there.
+ * @param {{ image: string, faults: { id: string, layer?: string[][] }[], local: boolean, log: (line: string) => void, checkpoint?: () => void }} options
  * @returns {Promise<Record<string, string>>}
  */
-export async function makeFaultImages({ image, faults, local, log }) {
+export async function makeFaultImages({ image, faults, local, log, checkpoint = () => {} }) {
   const { repository, tag } = parseImage(image);
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-gameday-images-'));
   /** @type {Record<string, string>} */
@@ -48,6 +49,7 @@ export async function makeFaultImages({ image, faults, local, log }) {
   try {
     for (const fault of faults) {
       if (!fault.layer) continue;
+      checkpoint();
       const target = `${repository}:${faultTag(tag, fault.id)}`;
       const context = path.join(work, fault.id);
       rmSync(context, { recursive: true, force: true });
@@ -60,6 +62,7 @@ export async function makeFaultImages({ image, faults, local, log }) {
     rmSync(work, { recursive: true, force: true });
   }
   const built = Object.values(images);
+  checkpoint();
   if (local) {
     log(`gameday: importing ${built.length} images into the local cluster`);
     // One archive: the layers they share with the good image travel once.

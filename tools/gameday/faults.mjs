@@ -3,6 +3,7 @@
 // file broken or removed, a resource limit, deleted pods, a browser tab. Each names the
 // alert it must fire (and whose runbook is exercised), what else fires with it, what its
 // runbook's steps must find, and how the panel the runbook points at shows it.
+import { CLUSTER_TARGETS } from '../rollout/cluster-scenario.mjs';
 import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
 
 /**
@@ -29,6 +30,7 @@ import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
  *   notified: string[],
  *   layer?: string[][],
  *   load?: number,
+ *   targets?: { path: string, status?: number }[],
  *   tab?: 'reloads' | 'chunks',
  *   inject: (context: FaultContext) => Promise<unknown>,
  *   remove: (context: FaultContext) => Promise<unknown>,
@@ -69,13 +71,22 @@ async function resizeCpu(context, limit, request) {
 }
 
 /**
- * The CPU limit the starved release runs under: about what it needs at CPU_LOAD, so requests
- * queue behind the throttled not-found renders. Less (40m) starves it until its scrapes time
- * out, and MeridianDown fires instead.
+ * The CPU limit the starved release runs under: about what it needs at CPU_LOAD with
+ * STARVED_TARGETS, so requests queue behind the throttled renders. Less (40m) starves it
+ * until its probes and scrapes time out, and MeridianDown fires instead.
  */
 export const STARVED_CPU = '50m';
 /** Requests per second through the starved release and its healthy neighbour. */
 export const CPU_LOAD = 30;
+/**
+ * What the starved release and its healthy neighbour are asked: the other releases' mix,
+ * with its missing page one that Next renders (the `$` keeps it from the not-found
+ * template). Answers from memory take one throttling period each and are over before they
+ * are timed; a render spans many, so throttling shows in the latency the server measures.
+ */
+export const STARVED_TARGETS = CLUSTER_TARGETS.map((target) =>
+  target.status === 404 ? { ...target, path: `${target.path}$starved` } : target,
+);
 /** Requests per second through the other releases under load. */
 export const STEADY_LOAD = 20;
 
@@ -179,14 +190,17 @@ export const FAULTS = [
         '--wait=false',
       ]);
     },
-    // helm takes the ConfigMap back (the hand edit's field manager conflicts with it), and the
-    // crashing pods are deleted so that new ones read it at once instead of at their next
-    // restart. Deleted rather than rolled (rollout restart keeps them until the new ones are
-    // ready): no target of the old pods outlives MeridianDown, whose inhibition hides it.
+    // The pods whose target alert fires are deleted first, and gone (a terminating pod stays
+    // a target) while MeridianDown still fires and inhibits it: had a good pod answered
+    // first, MeridianDown would resolve with their target alert still firing, uninhibited.
+    // Their successors crash too, too briefly for theirs to fire. Then helm takes the
+    // ConfigMap back (the hand edit's field manager conflicts with it), and the successors
+    // are deleted so that new pods read it at once instead of at their next restart.
     async remove(context) {
       const { access, namespace, fullname, release } = context;
-      await context.deploy({ tag: context.goodTag, wait: false, forceConflicts: true });
       const selector = `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`;
+      await access.kubectl(['delete', 'pods', '--namespace', namespace, '--selector', selector, '--wait=true', '--timeout=2m']);
+      await context.deploy({ tag: context.goodTag, wait: false, forceConflicts: true });
       await access.kubectl(['delete', 'pods', '--namespace', namespace, '--selector', selector, '--wait=false']);
       await access.kubectl(['rollout', 'status', `deployment/${fullname}`, '--namespace', namespace, '--timeout=5m']);
     },
@@ -200,6 +214,7 @@ export const FAULTS = [
     firing: ['MeridianLatencyP99High'],
     notified: ['MeridianLatencyP99High'],
     load: CPU_LOAD,
+    targets: STARVED_TARGETS,
     inject: (context) => resizeCpu(context, STARVED_CPU, STARVED_CPU),
     // Limits cannot be removed in place: raised to the node's two cores, the request back to the chart's.
     remove: (context) => resizeCpu(context, '2', '100m'),
@@ -229,4 +244,4 @@ export const FAULTS = [
 ];
 
 /** The release beside the faulty ones that gets the same traffic and tabs and no fault. */
-export const HEALTHY = { id: 'healthy', load: CPU_LOAD, tab: /** @type {const} */ ('reloads') };
+export const HEALTHY = { id: 'healthy', load: CPU_LOAD, targets: STARVED_TARGETS, tab: /** @type {const} */ ('reloads') };

@@ -47,6 +47,7 @@ const RESOLVE_TIMEOUT_MS = 360_000;
  *   expected: { firing: string[], notified: string[] },
  *   injectedAt?: number, firedAt?: number, notifiedAt?: number, removedAt?: number, resolvedAt?: number,
  *   firing: string[], notified: string[], inhibited: string[],
+ *   received?: { at: number, receiver: string, alert: string, status: string }[],
  *   notification?: { receiver: string, labels: Record<string, string>, annotations: Record<string, string> },
  *   landing?: string | null,
  *   steps?: import('./diagnosis.mjs').StepResult[],
@@ -156,9 +157,15 @@ async function play(options, cleanup, checkpoint, log) {
     else for (const release of releases) await release.uninstall();
   });
 
-  const images = await makeFaultImages({ image, faults, local: access.local, log });
-  cleanup.add('the fault images', () => removeFaultImages({ images: Object.values(images), local: access.local }));
-  checkpoint();
+  // Built while the releases install and warm up; a clean-up waits for the build under way
+  // (the next one does not start), then removes every fault image, made or not.
+  const imagesMade = makeFaultImages({ image, faults, local: access.local, log, checkpoint });
+  imagesMade.catch(() => {});
+  cleanup.add('the fault images', async () => {
+    await imagesMade.catch(() => {});
+    const tags = faults.filter((fault) => fault.layer).map((fault) => `${repository}:${faultTag(goodTag, fault.id)}`);
+    await removeFaultImages({ images: tags, local: access.local });
+  });
 
   // The engines: ours on the local cluster, the ones named otherwise.
   const receiver = options.alertmanagerUrl ? null : await startWebhookReceiver(await freePort());
@@ -244,7 +251,7 @@ async function play(options, cleanup, checkpoint, log) {
   const loads = new Map(
     [...faults, HEALTHY]
       .filter((each) => each.load)
-      .map((each) => [each.id, startLoad({ baseUrl: baseUrls[each.id], ratePerSecond: each.load ?? 0, targets: CLUSTER_TARGETS })]),
+      .map((each) => [each.id, startLoad({ baseUrl: baseUrls[each.id], ratePerSecond: each.load ?? 0, targets: each.targets ?? CLUSTER_TARGETS })]),
   );
   cleanup.add('the traffic', () => Promise.all([...loads.values()].map((load) => load.stop())));
   const browser = await startBrowser();
@@ -256,6 +263,7 @@ async function play(options, cleanup, checkpoint, log) {
   await sleep(15_000);
   checkpoint();
 
+  const images = await imagesMade;
   const runbooks = readRunbooks();
   const faultsAt = Date.now();
   log(`gameday: injecting ${faults.length} faults`);
@@ -289,6 +297,7 @@ async function play(options, cleanup, checkpoint, log) {
     entry.firing = watch.firingAlerts(entry.job);
     entry.notified = watch.notifiedAlerts(entry.job);
     entry.inhibited = watch.inhibitedAlerts(entry.job);
+    entry.received = watch.receivedFor(entry.job);
     const traffic = totals.get(entry.id);
     if (traffic)
       entry.traffic = {

@@ -61,14 +61,14 @@ export function descendants(trace, span) {
 
 /**
  * What the game day proves of tracing on a live release: a request carrying a traceparent
- * whose page Next renders (a not-found page with a query goes past its template), its trace
+ * whose page Next renders (a `$` in a missing path keeps it from the not-found template), its trace
  * found in Jaeger with our server span at its root and Next's spans below it, and the
  * request's access log line, read from the pod, carrying the same trace id.
  * @param {{ access: import('./cluster-access.mjs').ClusterAccess, namespace: string, release: string, baseUrl: string, jaegerUrl: string }} options
  */
 export async function probeTrace({ access, namespace, release, baseUrl, jaegerUrl }) {
   const requestId = `gameday-trace-${randomBytes(4).toString('hex')}`;
-  const { traceId, status } = await tracedRequest(`${baseUrl}/ja/nope?from=gameday`, { 'X-Request-Id': requestId });
+  const { traceId, status } = await tracedRequest(`${baseUrl}/ja/nope$from-gameday`, { 'X-Request-Id': requestId });
   const trace = await findTrace(jaegerUrl, traceId, {
     timeoutMs: 60_000,
     complete: (found) => {
