@@ -91,14 +91,21 @@ const gameday = startGameday({
   log,
 });
 let interrupted = false;
+/** Signals what we started (helm, kubectl, docker) and waits for them to exit, at most 10 s. @param {string} signal */
+function stopChildren(signal) {
+  spawnSync('pkill', ['--signal', signal, '--parent', String(process.pid)]);
+  for (let waited = 0; waited < 100 && spawnSync('pgrep', ['--parent', String(process.pid)]).status === 0; waited += 1)
+    spawnSync('sleep', ['0.1']);
+}
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {
     interrupted = true;
     log(`gameday: ${signal}: cleaning up`);
+    // The interrupted steps' commands first: a helm install left running outlives us.
+    stopChildren('TERM');
     gameday
       .interrupt()
-      // What the interrupted step had running (helm, kubectl, docker) would outlive us.
-      .finally(() => spawnSync('pkill', ['--signal', 'TERM', '--parent', String(process.pid)]))
+      .finally(() => stopChildren('KILL'))
       .finally(() => process.exit(130));
   });
 

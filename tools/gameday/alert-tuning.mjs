@@ -40,12 +40,12 @@ export const ALERT_WINDOW = '1m';
 const ALERTS = {
   MeridianErrorBudgetFastBurn: { for: '20s' },
   MeridianLatencyP99High: {
-    for: '20s',
+    for: '30s',
     threshold: LATENCY_THRESHOLD_SECONDS,
     window: ALERT_WINDOW,
     annotations: {
       summary: `Meridian's p99 request latency is {{ $value | humanizeDuration }}, above ${LATENCY_THRESHOLD_SECONDS * 1000} ms`,
-      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, one request in a hundred (5xx answers aside) took longer than ${LATENCY_THRESHOLD_SECONDS * 1000} ms over the last ${ALERT_WINDOW}, for 20 s (game day settings).`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, one request in a hundred (5xx answers aside) took longer than ${LATENCY_THRESHOLD_SECONDS * 1000} ms over the last ${ALERT_WINDOW}, for 30 s (game day settings).`,
     },
   },
   MeridianServerLocaleLoadFailure: {

@@ -204,8 +204,17 @@ async function play(options, cleanup, checkpoint, log) {
 
   // The releases, on the good image.
   const values = gamedayValues({ repository, local: access.local, otlpEndpoint, runbookBaseUrl });
-  for (const name of releaseNames)
-    releases.push(gamedayRelease({ access, namespace, release: name, values, dir: path.join(dir, 'values'), valuesFiles }));
+  for (const each of [...faults, HEALTHY])
+    releases.push(
+      gamedayRelease({
+        access,
+        namespace,
+        release: each.id,
+        values: { ...values, ...each.values },
+        dir: path.join(dir, 'values'),
+        valuesFiles,
+      }),
+    );
   log(`gameday: installing ${releases.length} releases of ${image} in ${namespace}`);
   await Promise.all(releases.map((release) => release.deploy({ tag: goodTag })));
   log('gameday: releases installed; warming them up');
