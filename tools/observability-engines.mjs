@@ -1,13 +1,13 @@
 // Alertmanager and Jaeger v2 as child processes on loopback, built from their Go modules
 // (tools/pins.mjs) on first use: the engines the game day routes alerts through and
-// sends traces to, beside the tests' Prometheus. JSON is YAML: their configurations are
-// written as JSON.
+// sends traces to, beside the tests' Prometheus. JSON is YAML: Alertmanager's configuration
+// is written as JSON; Jaeger's is the compose stack's file.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuild } from './cluster-binaries.mjs';
-import { waitForHttp } from './lib/app-server.mjs';
+import { ROOT, waitForHttp } from './lib/app-server.mjs';
 
 /** The engines built from their Go modules besides the cluster's own (CLUSTER_TOOLS). */
 export const OBSERVABILITY_TOOLS = /** @type {const} */ (['alertmanager', 'jaeger']);
@@ -16,9 +16,10 @@ export const OBSERVABILITY_TOOLS = /** @type {const} */ (['alertmanager', 'jaege
  * Starts `binary` with `args`; resolves once `readyUrl` answers 200, or rejects with its
  * last output if it exits first. `stop()` sends SIGTERM and resolves once it has exited.
  * @param {string} name @param {string} binary @param {string[]} args @param {string} readyUrl
+ * @param {Record<string, string>} [env] added to this process's environment
  */
-async function startEngine(name, binary, args, readyUrl) {
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startEngine(name, binary, args, readyUrl, env = {}) {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   const keep = (/** @type {Buffer} */ chunk) => (output = (output + chunk).slice(-4000));
   child.stdout.on('data', keep);
@@ -71,36 +72,25 @@ export async function startAlertmanager({ dir, port, config, log = () => {} }) {
   return { url, ...engine };
 }
 
+/** The trace collector's configuration, shared with the compose stack's tracing profile. */
+export const COLLECTOR_CONFIG = path.join(ROOT, 'docker', 'otel', 'collector.yaml');
+
 /**
- * Jaeger v2 keeping traces in memory: OTLP/HTTP in on `127.0.0.1:<otlpPort>`, its query
- * API (and placeholder UI) on `127.0.0.1:<queryPort>`; nothing else listens (no gRPC
- * receiver, no sampling or health endpoints, its own metrics off).
- * @param {{ dir: string, otlpPort: number, queryPort: number, queryGrpcPort: number, log?: (line: string) => void }} options
+ * Jaeger v2 keeping traces in memory, configured by docker/otel/collector.yaml (the compose
+ * stack's file) with its listening addresses set: OTLP/HTTP in on `<otlpHost>:<otlpPort>`
+ * (loopback, or the cluster node's address so that pods reach it), its query API (and
+ * placeholder UI) on `127.0.0.1:<queryPort>` and its gRPC query API on
+ * `127.0.0.1:<queryGrpcPort>`; nothing else listens.
+ * @param {{ otlpHost?: string, otlpPort: number, queryPort: number, queryGrpcPort: number, log?: (line: string) => void }} options
  */
-export async function startJaeger({ dir, otlpPort, queryPort, queryGrpcPort, log = () => {} }) {
+export async function startJaeger({ otlpHost = '127.0.0.1', otlpPort, queryPort, queryGrpcPort, log = () => {} }) {
   const binary = path.join(ensureBuild('jaeger', log), 'jaeger');
-  mkdirSync(dir, { recursive: true });
-  const config = {
-    service: {
-      extensions: ['jaeger_storage', 'jaeger_query'],
-      pipelines: { traces: { receivers: ['otlp'], processors: ['batch'], exporters: ['jaeger_storage_exporter'] } },
-      telemetry: { metrics: { level: 'none' }, logs: { level: 'warn' } },
-    },
-    extensions: {
-      jaeger_storage: { backends: { memory: { memory: { max_traces: 100_000 } } } },
-      jaeger_query: {
-        storage: { traces: 'memory' },
-        http: { endpoint: `127.0.0.1:${queryPort}` },
-        grpc: { endpoint: `127.0.0.1:${queryGrpcPort}` },
-      },
-    },
-    receivers: { otlp: { protocols: { http: { endpoint: `127.0.0.1:${otlpPort}` } } } },
-    processors: { batch: { timeout: '200ms' } },
-    exporters: { jaeger_storage_exporter: { trace_storage: 'memory' } },
-  };
-  const configFile = path.join(dir, 'jaeger.yaml');
-  writeFileSync(configFile, JSON.stringify(config));
   const queryUrl = `http://127.0.0.1:${queryPort}`;
-  const engine = await startEngine('jaeger', binary, ['--config', configFile], `${queryUrl}/api/services`);
-  return { otlpUrl: `http://127.0.0.1:${otlpPort}`, queryUrl, ...engine };
+  const engine = await startEngine('jaeger', binary, ['--config', COLLECTOR_CONFIG], `${queryUrl}/api/services`, {
+    OTLP_HTTP_ENDPOINT: `${otlpHost}:${otlpPort}`,
+    JAEGER_QUERY_HTTP_ENDPOINT: `127.0.0.1:${queryPort}`,
+    JAEGER_QUERY_GRPC_ENDPOINT: `127.0.0.1:${queryGrpcPort}`,
+    JAEGER_LOG_LEVEL: 'warn',
+  });
+  return { otlpUrl: `http://${otlpHost}:${otlpPort}`, queryUrl, ...engine };
 }

@@ -51,9 +51,8 @@ describe('the game day engines, built from their Go modules', () => {
     }
   });
 
-  test('Jaeger v2 takes a trace over OTLP/HTTP and finds it by its id through the query API', async () => {
+  test('Jaeger v2, on the compose stack\'s collector file, takes a trace over OTLP/HTTP and finds it by its id through the query API', async () => {
     const jaeger = await startJaeger({
-      dir: path.join(dir, 'jaeger'),
       otlpPort: await freePort(),
       queryPort: await freePort(),
       queryGrpcPort: await freePort(),

@@ -17,10 +17,11 @@ const PROMETHEUS_PATH = '/usr/bin/prometheus';
 /**
  * Starts Prometheus on `port`, scraping `targets` (host:port) as job `meridian`
  * every `scrapeInterval` (it also bounds each scrape), or by the given
- * `scrapeConfigs` instead, evaluating `ruleFiles` every second; its config and
+ * `scrapeConfigs` instead, evaluating `ruleFiles` every second and sending their alerts
+ * to the Alertmanager at `alertmanagerUrl` if one is named; its config and
  * storage live in `dir`. Resolves once /-/ready answers.
  * `binary` is Debian's Prometheus unless another is named.
- * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string }} options
+ * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string, alertmanagerUrl?: string }} options
  */
 export async function startPrometheus({
   dir,
@@ -30,6 +31,7 @@ export async function startPrometheus({
   ruleFiles = [],
   scrapeInterval = '1s',
   binary = PROMETHEUS_PATH,
+  alertmanagerUrl,
 }) {
   const configFile = path.join(dir, 'prometheus.yml');
   // JSON is YAML: no YAML writer needed for a config this small.
@@ -38,6 +40,7 @@ export async function startPrometheus({
     JSON.stringify({
       global: { scrape_interval: scrapeInterval, scrape_timeout: scrapeInterval, evaluation_interval: '1s' },
       rule_files: ruleFiles,
+      ...(alertmanagerUrl ? { alerting: { alertmanagers: [{ static_configs: [{ targets: [new URL(alertmanagerUrl).host] }] }] } } : {}),
       scrape_configs: scrapeConfigs ?? [{ job_name: 'meridian', static_configs: [{ targets }] }],
     }),
   );

@@ -63,9 +63,9 @@ describe('docker-compose.yml', () => {
   it('is valid for Compose, and passes MERIDIAN_OTLP_ENDPOINT to the replicas only when set', async () => {
     const plain = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: '' });
     expect(plain.services['app-1']?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('');
-    const traced = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+    const traced = await resolvedConfig({ MERIDIAN_OTLP_ENDPOINT: 'http://jaeger:4318' });
     for (const replica of ['app-1', 'app-2']) {
-      expect(traced.services[replica]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://otel-collector:4318');
+      expect(traced.services[replica]?.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe('http://jaeger:4318');
     }
   });
 
@@ -123,19 +123,26 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('keeps the collector and Jaeger in the tracing profile, wired OTLP in and OTLP out to Jaeger', () => {
-    expect(service('otel-collector').profiles).toEqual(['tracing']);
+  it('keeps Jaeger v2 in the tracing profile, taking OTLP/HTTP on 4318 by the collector file the game day loads too', () => {
     expect(service('jaeger').profiles).toEqual(['tracing']);
-    expect(mountTarget('otel-collector', 'docker/otel/collector.yaml')).toBe('/etc/otelcol/config.yaml');
+    const target = mountTarget('jaeger', 'docker/otel/collector.yaml');
+    expect((service('jaeger') as Service & { command?: string[] }).command).toEqual(['--config', target]);
+    // The game day's Jaeger (tools/observability-engines.mjs) reads the very same file.
+    expect(read('tools/observability-engines.mjs')).toContain("'docker', 'otel', 'collector.yaml'");
 
     const collector = parse(read('docker/otel/collector.yaml')) as {
       receivers: { otlp: { protocols: { http: { endpoint: string } } } };
-      exporters: Record<string, { endpoint: string }>;
-      service: { pipelines: { traces: { receivers: string[]; exporters: string[] } } };
+      exporters: Record<string, { trace_storage: string }>;
+      extensions: { jaeger_query: { storage: { traces: string }; http: { endpoint: string } } };
+      service: { extensions: string[]; pipelines: { traces: { receivers: string[]; exporters: string[] } } };
     };
-    expect(collector.receivers.otlp.protocols.http.endpoint).toBe('0.0.0.0:4318');
+    // Unset, each variable falls back to listening on every interface of the container.
+    expect(collector.receivers.otlp.protocols.http.endpoint).toBe('${env:OTLP_HTTP_ENDPOINT:-0.0.0.0:4318}');
+    expect(collector.extensions.jaeger_query.http.endpoint).toBe('${env:JAEGER_QUERY_HTTP_ENDPOINT:-0.0.0.0:16686}');
     const { traces } = collector.service.pipelines;
     expect(traces.receivers).toEqual(['otlp']);
-    expect(traces.exporters.map((name) => collector.exporters[name]?.endpoint)).toEqual(['jaeger:4317']);
+    expect(collector.service.extensions).toEqual(['jaeger_storage', 'jaeger_query']);
+    expect(traces.exporters.map((name) => collector.exporters[name]?.trace_storage)).toEqual([collector.extensions.jaeger_query.storage.traces]);
   });
+
 });

@@ -5,6 +5,8 @@ import { promtool, yamlFile } from '../support/promtool';
 
 /** Plain annotations, which promtool compares exactly. */
 const ANNOTATIONS = { summary: 'down', description: 'down' };
+/** What the chart makes of ANNOTATIONS' summary for release web in namespace site. */
+const RENDERED = { ...ANNOTATIONS, summary: 'down (release web in site)' };
 
 const alertsOf = (alerts: Record<string, unknown>) =>
   Object.fromEntries(
@@ -42,7 +44,7 @@ function meridianDownAt(alerts: Record<string, unknown>, evalTime: string, firin
               eval_time: evalTime,
               alertname: 'MeridianDown',
               exp_alerts: firing
-                ? [{ exp_labels: { severity: 'critical', job: 'web-meridian-metrics', namespace: 'site' }, exp_annotations: ANNOTATIONS }]
+                ? [{ exp_labels: { severity: 'critical', job: 'web-meridian-metrics', namespace: 'site' }, exp_annotations: RENDERED }]
                 : [],
             },
           ],
@@ -72,9 +74,52 @@ describe('per-alert tuning through prometheusRule.alerts', () => {
     expect(alerts.MeridianRolloutStuck).toMatchObject({
       for: '1h30m',
       labels: { team: 'release' },
-      annotations: { summary: 'Two builds serve' },
+      annotations: { summary: 'Two builds serve (release web in site)' },
     });
     expect(String(alerts.MeridianClientManifestFetchFailureBurst!.expr)).toMatch(/> 0$/);
+  });
+
+  it('puts a window into every range and offset of the alert, so a fault stops firing it that much sooner', () => {
+    const alerts = alertsOf({
+      MeridianServerLocaleLoadFailure: { window: '1m' },
+      MeridianLatencyP99High: { window: '90s' },
+    });
+    const locale = String(alerts.MeridianServerLocaleLoadFailure!.expr);
+    const latency = String(alerts.MeridianLatencyP99High!.expr);
+
+    expect(locale.match(/\[[^\]]+\]/g)).toEqual(['[1m]']);
+    expect(locale).toContain('offset 1m');
+    expect(locale).not.toContain('10m');
+    expect(latency.match(/\[[^\]]+\]/g)).toEqual(['[90s]']);
+    // The defaults leave the rules file's expressions as they are.
+    expect(String(alertsOf({}).MeridianChunkReloadBlocked!.expr)).toMatch(/\[10m\][\s\S]*offset 10m/);
+  });
+
+  it('ends every summary naming the release and its namespace, its own summary included', () => {
+    const alerts = alertsOf({ MeridianRolloutStuck: { annotations: { summary: 'Two builds serve' } } });
+
+    expect(alerts.MeridianRolloutStuck!.annotations!.summary).toBe('Two builds serve (release web in site)');
+    for (const [name, rule] of Object.entries(alerts)) expect(rule.annotations!.summary, name).toMatch(/ \(release web in site\)$/);
+  });
+
+  it.each([
+    [
+      'a window that is no duration',
+      { MeridianChunkReloadBlocked: { window: 'a while' } },
+      "at '/prometheusRule/alerts/MeridianChunkReloadBlocked/window': 'a while' does not match pattern",
+    ],
+    [
+      'a window of 0',
+      { MeridianServerLocaleLoadFailure: { window: '0s' } },
+      'prometheusRule.alerts.MeridianServerLocaleLoadFailure.window: 0s is no window',
+    ],
+    [
+      'a window on an alert that reads none',
+      { MeridianRolloutStuck: { window: '1m' } },
+      "additional properties 'window' not allowed",
+    ],
+  ])('refuses %s, naming it', (_label, alerts, expected) => {
+    expect(renderError({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, alerts } })).toContain(expected);
   });
 
   it.each([

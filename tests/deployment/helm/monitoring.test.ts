@@ -87,6 +87,8 @@ describe('monitoring objects', () => {
           entry.expr = entry.expr.trim();
         // The file's links are relative; with no runbookBaseUrl there is nothing to open, so none.
         delete entry.annotations!.runbook_url;
+        // The summary names the release it is about.
+        entry.annotations!.summary += ' (release web in site)';
       }
     }
 
@@ -300,7 +302,10 @@ describe('two releases side by side', () => {
               eval_time: '10m',
               alertname: 'MeridianDown',
               exp_alerts: [
-                { exp_labels: { severity: 'critical', job: staging!.job, namespace: 'staging' }, exp_annotations: DOWN_ANNOTATIONS },
+                {
+                  exp_labels: { severity: 'critical', job: staging!.job, namespace: 'staging' },
+                  exp_annotations: { ...DOWN_ANNOTATIONS, summary: 'down (release web in staging)' },
+                },
               ],
             },
             {
@@ -309,7 +314,7 @@ describe('two releases side by side', () => {
               exp_alerts: [
                 {
                   exp_labels: { severity: 'warning', job: staging!.job, namespace: 'staging', instance: '10.0.0.1:9464' },
-                  exp_annotations: DOWN_ANNOTATIONS,
+                  exp_annotations: { ...DOWN_ANNOTATIONS, summary: 'down (release web in staging)' },
                 },
               ],
             },

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../../tools/cluster/app-images.mjs';
+import { clusterAccess } from '../../tools/gameday/cluster-access.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { run } from '../../tools/lib/command.mjs';
+import { waitFor } from '../../tools/lib/wait.mjs';
+
+// `npm run gameday` interrupted (Ctrl-C) while it installs its releases: it removes what it
+// made (its namespace, with the releases in it, and the fault images) and exits 130.
+const namespace = 'meridian-gameday-interrupted';
+const image = `${IMAGE_REPOSITORY}:${CLUSTER_BUILDS.a}`;
+
+describe('npm run gameday, interrupted', () => {
+  test('SIGINT while the releases install: namespace and fault images removed, no child left, exit 130', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'gameday.mjs'), '--namespace', namespace, '--image', image], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = once(child, 'exit');
+    await waitFor('the game day to install its releases', () => expect(output).toContain('gameday: installing'), {
+      timeoutMs: 300_000,
+      intervalMs: 500,
+    });
+    child.kill('SIGINT');
+    const [code] = await exited;
+    expect(code, output).toBe(130);
+    expect(output).toContain('gameday: SIGINT: cleaning up');
+
+    // Nothing it started outlives it: no helm or kubectl still at work on the namespace.
+    const { stdout: leftovers } = await run('ps', ['-eo', 'args']);
+    expect(leftovers.split('\n').filter((line) => line.includes(`--namespace ${namespace}`))).toEqual([]);
+
+    const access = clusterAccess();
+    const { stdout: namespaces } = await access.kubectl([
+      'get',
+      'namespaces',
+      '--field-selector',
+      `metadata.name=${namespace}`,
+      '--output',
+      'name',
+    ]);
+    expect(namespaces.trim()).toBe('');
+    const { stdout: images } = await run('docker', [
+      'image',
+      'ls',
+      '--format',
+      '{{.Repository}}:{{.Tag}}',
+      `${IMAGE_REPOSITORY}:${CLUSTER_BUILDS.a}-gameday-*`,
+    ]);
+    expect(images.trim()).toBe('');
+  });
+});
