@@ -51,7 +51,7 @@ describe('the game day engines, built from their Go modules', () => {
     }
   });
 
-  test('Jaeger v2, on the compose stack\'s collector file, takes a trace over OTLP/HTTP and finds it by its id through the query API', async () => {
+  test("Jaeger v2, on the compose stack's collector file, takes a trace over OTLP/HTTP and finds it by its id through the query API", async () => {
     const jaeger = await startJaeger({
       otlpPort: await freePort(),
       queryPort: await freePort(),

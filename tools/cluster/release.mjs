@@ -103,9 +103,13 @@ export async function uninstallRelease({ release, namespace }) {
   await helm(['uninstall', release, '--namespace', namespace, '--wait', '--ignore-not-found']);
 }
 
-/** The objects of `kind` in `namespace` with the release's instance label, parsed. @param {string} kind @param {ReleaseRef} ref */
-export async function releaseObjects(kind, { release, namespace }) {
-  const { stdout } = await kubectl([
+/**
+ * The objects of `kind` in `namespace` with the release's instance label, parsed; through
+ * `client`, the local cluster's kubectl unless another cluster's is given.
+ * @param {string} kind @param {ReleaseRef} ref @param {(args: string[]) => Promise<{ stdout: string }>} [client]
+ */
+export async function releaseObjects(kind, { release, namespace }, client = kubectl) {
+  const { stdout } = await client([
     'get',
     kind,
     '--namespace',

@@ -88,7 +88,12 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
       (notifications ?? []).flatMap((notification) =>
         notification.alerts
           .filter((each) => each.labels.job === job)
-          .map((each) => ({ at: notification.at, receiver: notification.receiver, alert: each.labels.alertname ?? '', status: each.status })),
+          .map((each) => ({
+            at: notification.at,
+            receiver: notification.receiver,
+            alert: each.labels.alertname ?? '',
+            status: each.status,
+          })),
       ),
     /** The first firing notification of `alert` of `job`, with its receiver. @param {string} job @param {string} alert */
     notification: (job, alert) => received(job, alert, 'firing')[0],

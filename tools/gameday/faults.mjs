@@ -16,7 +16,7 @@ import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
  *   goodTag: string,
  *   faultTag: string,
  *   deploy: (options?: { tag?: string, wait?: boolean, forceConflicts?: boolean }) => Promise<unknown>,
- *   webPods: () => Promise<string[]>,
+ *   webPodNames: () => Promise<string[]>,
  * }} FaultContext
  */
 
@@ -57,7 +57,7 @@ const toGoodImage = (context) => context.deploy({ tag: context.goodTag });
  */
 async function resizeCpu(context, limit, request) {
   const patch = { spec: { containers: [{ name: 'meridian', resources: { requests: { cpu: request }, limits: { cpu: limit } } }] } };
-  for (const pod of await context.webPods())
+  for (const pod of await context.webPodNames())
     await context.access.kubectl([
       'patch',
       'pod',

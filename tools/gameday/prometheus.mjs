@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBinaries } from '../cluster-binaries.mjs';
+import { releaseObjects } from '../cluster/release.mjs';
 import { freePort } from '../lib/ports.mjs';
 import { startPrometheus } from '../rollout/prometheus.mjs';
 import { scrapeConfigsFor } from '../rollout/service-monitor-scrape.mjs';
@@ -17,24 +18,6 @@ import { scrapeConfigsFor } from '../rollout/service-monitor-scrape.mjs';
 const SCRAPE_INTERVAL = '5s';
 
 /**
- * @param {import('./cluster-access.mjs').ClusterAccess} access
- * @param {string} kind @param {{ release: string, namespace: string }} ref
- */
-async function releaseObjects(access, kind, { release, namespace }) {
-  const { stdout } = await access.kubectl([
-    'get',
-    kind,
-    '--namespace',
-    namespace,
-    '--selector',
-    `app.kubernetes.io/instance=${release}`,
-    '--output',
-    'json',
-  ]);
-  return JSON.parse(stdout).items;
-}
-
-/**
  * Starts Prometheus on loopback for `releases`; resolves once it is ready.
  * @param {{ access: import('./cluster-access.mjs').ClusterAccess, releases: { release: string, namespace: string }[], dir: string, alertmanagerUrl: string }} options
  */
@@ -43,10 +26,10 @@ export async function startReleasesPrometheus({ access, releases, dir, alertmana
   const scrapeConfigs = [];
   const ruleFiles = [];
   for (const ref of releases) {
-    const [monitor] = await releaseObjects(access, 'servicemonitors.monitoring.coreos.com', ref);
+    const [monitor] = await releaseObjects('servicemonitors.monitoring.coreos.com', ref, access.kubectl);
     if (!monitor) throw new Error(`gameday: release ${ref.release} in ${ref.namespace} has no ServiceMonitor`);
     scrapeConfigs.push(...scrapeConfigsFor(monitor, { kubeconfigFile: access.kubeconfig, scrapeInterval: SCRAPE_INTERVAL }));
-    for (const rule of await releaseObjects(access, 'prometheusrules.monitoring.coreos.com', ref)) {
+    for (const rule of await releaseObjects('prometheusrules.monitoring.coreos.com', ref, access.kubectl)) {
       const file = path.join(dir, `${ref.namespace}-${rule.metadata.name}.rules.json`);
       writeFileSync(file, JSON.stringify({ groups: rule.spec.groups }));
       ruleFiles.push(file);

@@ -41,6 +41,23 @@ export function gamedayRelease({ access, namespace, release, values, dir, values
   const valuesFile = path.join(dir, `${release}.values.json`);
   writeFileSync(valuesFile, `${JSON.stringify(values, null, 2)}\n`);
   const fullname = fullnameOf(release);
+  /**
+   * Its web pods, terminating ones included.
+   * @returns {Promise<{ metadata: { name: string, deletionTimestamp?: string }, spec: { containers: { image: string }[] } }[]>}
+   */
+  async function webPods() {
+    const { stdout } = await access.kubectl([
+      'get',
+      'pods',
+      '--namespace',
+      namespace,
+      '--selector',
+      `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`,
+      '--output',
+      'json',
+    ]);
+    return JSON.parse(stdout).items;
+  }
   return {
     release,
     namespace,
@@ -78,21 +95,10 @@ export function gamedayRelease({ access, namespace, release, values, dir, values
       ]);
       return Number(stdout);
     },
+    webPods,
     /** Its web pods (not terminating), by name. */
-    async webPods() {
-      const { stdout } = await access.kubectl([
-        'get',
-        'pods',
-        '--namespace',
-        namespace,
-        '--selector',
-        `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`,
-        '--output',
-        'json',
-      ]);
-      /** @type {{ metadata: { name: string, deletionTimestamp?: string } }[]} */
-      const pods = JSON.parse(stdout).items;
-      return pods.filter((pod) => !pod.metadata.deletionTimestamp).map((pod) => pod.metadata.name);
+    async webPodNames() {
+      return (await webPods()).filter((pod) => !pod.metadata.deletionTimestamp).map((pod) => pod.metadata.name);
     },
     /** Removes it, and what a failed removal left of it (helm's own records included). */
     async uninstall() {

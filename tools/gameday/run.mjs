@@ -260,7 +260,10 @@ async function play(options, cleanup, checkpoint, log) {
   const loads = new Map(
     [...faults, HEALTHY]
       .filter((each) => each.load)
-      .map((each) => [each.id, startLoad({ baseUrl: baseUrls[each.id], ratePerSecond: each.load ?? 0, targets: each.targets ?? CLUSTER_TARGETS })]),
+      .map((each) => [
+        each.id,
+        startLoad({ baseUrl: baseUrls[each.id], ratePerSecond: each.load ?? 0, targets: each.targets ?? CLUSTER_TARGETS }),
+      ]),
   );
   cleanup.add('the traffic', () => Promise.all([...loads.values()].map((load) => load.stop())));
   const browser = await startBrowser();
@@ -390,7 +393,7 @@ async function playFault({
     faultTag: faultImage ? /** @type {string} */ (parseImage(faultImage).tag) : faultTag(goodTag, fault.id),
     deploy: (/** @type {{ tag?: string, wait?: boolean, forceConflicts?: boolean }} */ { tag = goodTag, ...rest } = {}) =>
       release.deploy({ tag, ...rest }),
-    webPods: release.webPods,
+    webPodNames: release.webPodNames,
   };
   try {
     result.injectedAt = Date.now();
@@ -398,11 +401,10 @@ async function playFault({
     log(`gameday: ${fault.id}: injected`);
     if (fault.tab) {
       // Only once every pod of the good build is gone does every request of the tab meet the fault.
-      await waitFor(
-        `the pods of ${fault.id} to be the new build's only`,
-        async () => onlyImage(access, namespace, release.release, context.faultTag),
-        { timeoutMs: 120_000, intervalMs: 1000 },
-      );
+      await waitFor(`the pods of ${fault.id} to be the new build's only`, async () => onlyImage(release, context.faultTag), {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+      });
       const url = `${baseUrl}/`;
       if (fault.tab === 'chunks') await (await browser.waitingTab(url)).clickUntilBlocked(60_000);
       else await browser.reloadingTab(url);
@@ -453,21 +455,11 @@ async function playFault({
 
 /**
  * Whether every pod of `release`, terminating ones included, runs the image tagged `tag`.
- * @param {import('./cluster-access.mjs').ClusterAccess} access @param {string} namespace @param {string} release @param {string} tag
+ * @param {Release} release @param {string} tag
  */
-async function onlyImage(access, namespace, release, tag) {
-  const { stdout } = await access.kubectl([
-    'get',
-    'pods',
-    '--namespace',
-    namespace,
-    '--selector',
-    `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`,
-    '--output',
-    'jsonpath={range .items[*]}{.spec.containers[0].image}{"\\n"}{end}',
-  ]);
-  const pods = stdout.split('\n').filter(Boolean);
-  if (!pods.length || pods.some((image) => !image.endsWith(`:${tag}`))) throw new Error(`pods run ${pods.join(', ') || 'nothing'}`);
+async function onlyImage(release, tag) {
+  const images = (await release.webPods()).map((pod) => pod.spec.containers[0]?.image ?? '');
+  if (!images.length || images.some((image) => !image.endsWith(`:${tag}`))) throw new Error(`pods run ${images.join(', ') || 'nothing'}`);
 }
 
 /**

@@ -142,7 +142,8 @@ describe('docker-compose.yml', () => {
     const { traces } = collector.service.pipelines;
     expect(traces.receivers).toEqual(['otlp']);
     expect(collector.service.extensions).toEqual(['jaeger_storage', 'jaeger_query']);
-    expect(traces.exporters.map((name) => collector.exporters[name]?.trace_storage)).toEqual([collector.extensions.jaeger_query.storage.traces]);
+    expect(traces.exporters.map((name) => collector.exporters[name]?.trace_storage)).toEqual([
+      collector.extensions.jaeger_query.storage.traces,
+    ]);
   });
-
 });

@@ -113,11 +113,7 @@ describe('per-alert tuning through prometheusRule.alerts', () => {
       { MeridianServerLocaleLoadFailure: { window: '0s' } },
       'prometheusRule.alerts.MeridianServerLocaleLoadFailure.window: 0s is no window',
     ],
-    [
-      'a window on an alert that reads none',
-      { MeridianRolloutStuck: { window: '1m' } },
-      "additional properties 'window' not allowed",
-    ],
+    ['a window on an alert that reads none', { MeridianRolloutStuck: { window: '1m' } }, "additional properties 'window' not allowed"],
   ])('refuses %s, naming it', (_label, alerts, expected) => {
     expect(renderError({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true, alerts } })).toContain(expected);
   });
