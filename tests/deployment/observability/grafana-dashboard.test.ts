@@ -106,6 +106,38 @@ describe('the Grafana dashboard', () => {
     expect(result.status, result.output).toBe(0);
   });
 
+  it('shows the locale load failures of a pod whose start-up failed, its series already at 1 when first scraped (promtool)', () => {
+    const panel = 'dashboard › i18n › Locale load failures by locale and source › A';
+    const expr = dashboardExpressions({ job: 'meridian' }).find((expression) => expression.name === panel)?.expr;
+    const failures = (instance: string, values: string) => ({
+      series: `meridian_locale_load_failures_total{job="meridian", namespace="site", instance="${instance}", locale="ja", source="server"}`,
+      values,
+    });
+    const tests = yamlFile({
+      rule_files: [],
+      evaluation_interval: '15s',
+      tests: [
+        {
+          interval: '15s',
+          input_series: [
+            // A pod running all along, its known series at 0.
+            failures('10.0.0.1:9464', '0x24'),
+            // A pod started at 2m whose start-up failed to load a file once, before its first scrape.
+            failures('10.0.0.2:9464', '_x8 1x16'),
+          ],
+          promql_expr_test: [
+            { expr, eval_time: '2m15s', exp_samples: [{ labels: '{locale="ja", source="server"}', value: 1 }] },
+            { expr, eval_time: '5m', exp_samples: [{ labels: '{locale="ja", source="server"}', value: 0 }] },
+          ],
+        },
+      ],
+    });
+    const result = promtool(['test', 'rules', tests]);
+
+    expect(expr).toBeDefined();
+    expect(result.status, result.output).toBe(0);
+  });
+
   it('finds an expression that does not parse, so the check above can fail', () => {
     const result = promtool(['check', 'rules', asRulesFile([{ expr: 'sum(rate(up[5m])' }])]);
 
