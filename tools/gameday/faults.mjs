@@ -72,9 +72,10 @@ async function resizeCpu(context, limit, request) {
 }
 
 /**
- * The CPU limit the starved release runs under: about what it needs at CPU_LOAD with
- * STARVED_TARGETS, so requests queue behind the throttled renders. Less (40m) starves it
- * until its probes and scrapes time out, and MeridianDown fires instead.
+ * The CPU limit the starved release runs under: about what it uses at CPU_LOAD with
+ * STARVED_TARGETS (45 to 50m measured), so its probes and scrapes keep answering while each
+ * render, spread over many throttling periods, takes about a second. Much less (20m) and its
+ * liveness probe fails: it restarts, and MeridianDown fires instead.
  */
 export const STARVED_CPU = '50m';
 /**
