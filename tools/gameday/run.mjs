@@ -157,8 +157,9 @@ async function play(options, cleanup, checkpoint, log) {
     else for (const release of releases) await release.uninstall();
   });
 
-  // Built while the releases install and warm up; a clean-up waits for the build under way
-  // (the next one does not start), then removes every fault image, made or not.
+  // Built while the releases install and warm up. The clean-up waits for the builds (once
+  // interrupted, only for the one under way: the next does not start), then removes every
+  // fault image, made or not.
   const imagesMade = makeFaultImages({ image, faults, local: access.local, log, checkpoint });
   imagesMade.catch(() => {});
   cleanup.add('the fault images', async () => {
