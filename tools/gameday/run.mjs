@@ -280,26 +280,17 @@ async function play(options, cleanup, checkpoint, log) {
   const runbooks = readRunbooks();
   const faultsAt = Date.now();
   log(`gameday: injecting ${faults.length} faults`);
+  /** @type {Stage} */
+  const stage = { access, namespace, goodTag, browser, watch, prometheus, jaegerUrl, runbooks, checkpoint, log };
   const results = await Promise.all(
-    faults.map((fault) => {
-      const release = /** @type {Release} */ (releases.find((each) => each.release === fault.id));
-      return playFault({
+    faults.map((fault) =>
+      playFault(stage, {
         fault,
-        release,
-        access,
-        namespace,
-        goodTag,
+        release: /** @type {Release} */ (releases.find((each) => each.release === fault.id)),
         faultImage: images[fault.id],
         baseUrl: baseUrls[fault.id] ?? '',
-        browser,
-        watch,
-        prometheus,
-        jaegerUrl,
-        runbooks,
-        checkpoint,
-        log,
-      });
-    }),
+      }),
+    ),
   );
   // A late alert is noise too: a few more evaluations before judging.
   await sleep(10_000);
@@ -346,32 +337,24 @@ async function warmUp(baseUrl) {
 }
 
 /**
- * One fault, from injection to resolution; never rejects: a failure is recorded in the result.
- * @param {{
- *   fault: Fault, release: Release, access: import('./cluster-access.mjs').ClusterAccess, namespace: string,
- *   goodTag: string, faultImage: string | undefined, baseUrl: string,
+ * What every fault plays against: the cluster and namespace, the good build, the browser,
+ * the engines and the runbooks.
+ * @typedef {{
+ *   access: import('./cluster-access.mjs').ClusterAccess, namespace: string, goodTag: string,
  *   browser: Awaited<ReturnType<typeof startBrowser>>,
  *   watch: ReturnType<typeof watchAlerts>, prometheus: import('./diagnosis.mjs').PrometheusApi, jaegerUrl: string | undefined,
  *   runbooks: ReturnType<typeof readRunbooks>, checkpoint: () => void, log: (line: string) => void,
- * }} options
+ * }} Stage
+ */
+
+/**
+ * One fault, from injection to resolution; never rejects: a failure is recorded in the result.
+ * @param {Stage} stage
+ * @param {{ fault: Fault, release: Release, faultImage: string | undefined, baseUrl: string }} options
  * @returns {Promise<FaultResult>}
  */
-async function playFault({
-  fault,
-  release,
-  access,
-  namespace,
-  goodTag,
-  faultImage,
-  baseUrl,
-  browser,
-  watch,
-  prometheus,
-  jaegerUrl,
-  runbooks,
-  checkpoint,
-  log,
-}) {
+async function playFault(stage, { fault, release, faultImage, baseUrl }) {
+  const { access, namespace, goodTag, browser, watch, checkpoint, log } = stage;
   const { job } = release;
   /** @type {FaultResult} */
   const result = {
@@ -427,7 +410,7 @@ async function playFault({
       { timeoutMs: FIRE_TIMEOUT_MS, intervalMs: 1000 },
     );
     log(`gameday: ${fault.id}: ${fault.alert} fired and notified; running its runbook`);
-    await diagnose({ fault, result, release, access, namespace, baseUrl, watch, prometheus, jaegerUrl, runbooks });
+    await diagnose(stage, { fault, result, release, baseUrl });
     result.removedAt = Date.now();
     await fault.remove(context);
     log(`gameday: ${fault.id}: removed`);
@@ -467,9 +450,10 @@ async function onlyImage(release, tag) {
  * The fault's runbook run while the fault is live: where its notification's runbook_url
  * lands, each diagnosis step's output and what it found, the panel it points at, and for a
  * failing render, the failing request's trace.
- * @param {{ fault: Fault, result: FaultResult, release: Release, access: import('./cluster-access.mjs').ClusterAccess, namespace: string, baseUrl: string, watch: ReturnType<typeof watchAlerts>, prometheus: import('./diagnosis.mjs').PrometheusApi, jaegerUrl: string | undefined, runbooks: ReturnType<typeof readRunbooks> }} options
+ * @param {Stage} stage
+ * @param {{ fault: Fault, result: FaultResult, release: Release, baseUrl: string }} options
  */
-async function diagnose({ fault, result, release, access, namespace, baseUrl, watch, prometheus, jaegerUrl, runbooks }) {
+async function diagnose({ access, namespace, watch, prometheus, jaegerUrl, runbooks }, { fault, result, release, baseUrl }) {
   const runbook = runbooks.get(fault.alert);
   if (!runbook) throw new Error(`docs/runbooks.md has no section ${fault.alert}`);
   const notified = watch.notification(release.job, fault.alert);
