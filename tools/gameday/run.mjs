@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { installCustomResourceDefinitions } from '../cluster/custom-resources.mjs';
 import { NETWORK } from '../cluster/layout.mjs';
 import { freePort } from '../lib/ports.mjs';
 import { waitFor } from '../lib/wait.mjs';
@@ -216,6 +217,9 @@ async function play(options, cleanup, checkpoint, log) {
         valuesFiles,
       }),
     );
+  // The releases' ServiceMonitor and PrometheusRule need the Operator's CRDs: `cluster:up`
+  // leaves them out, another cluster's Operator brings them.
+  if (access.local) await installCustomResourceDefinitions();
   log(`gameday: installing ${releases.length} releases of ${image} in ${namespace}`);
   await Promise.all(releases.map((release) => release.deploy({ tag: goodTag })));
   log('gameday: releases installed; warming them up');
