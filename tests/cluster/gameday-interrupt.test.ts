@@ -8,13 +8,18 @@ import { ROOT } from '../../tools/lib/app-server.mjs';
 import { run } from '../../tools/lib/command.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 
-// `npm run gameday` interrupted (Ctrl-C) while it installs its releases: it removes what it
-// made (its namespace, with the releases in it, and the fault images) and exits 130.
+// `npm run gameday` on a cluster without the Operator's CRDs (as `cluster:up` leaves it),
+// interrupted (Ctrl-C) while it installs its releases: it has installed the CRDs its
+// releases need, removes what it made (its namespace, with the releases in it, and the fault
+// images) and exits 130.
 const namespace = 'meridian-gameday-interrupted';
 const image = `${IMAGE_REPOSITORY}:${CLUSTER_BUILDS.a}`;
+const MONITORING_CRDS = ['servicemonitors.monitoring.coreos.com', 'prometheusrules.monitoring.coreos.com'];
 
 describe('npm run gameday, interrupted', () => {
-  test('SIGINT while the releases install: namespace and fault images removed, no child left, exit 130', async () => {
+  test('SIGINT while the releases install: the CRDs in place, namespace and fault images removed, no child left, exit 130', async () => {
+    const access = clusterAccess();
+    await access.kubectl(['delete', 'crd', ...MONITORING_CRDS, '--ignore-not-found', '--wait=true']);
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'gameday.mjs'), '--namespace', namespace, '--image', image], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,6 +32,8 @@ describe('npm run gameday, interrupted', () => {
       timeoutMs: 300_000,
       intervalMs: 500,
     });
+    const { stdout: crds } = await access.kubectl(['get', 'crd', ...MONITORING_CRDS, '--output', 'name']);
+    expect(crds.trim().split('\n')).toEqual(MONITORING_CRDS.map((name) => `customresourcedefinition.apiextensions.k8s.io/${name}`));
     child.kill('SIGINT');
     const [code] = await exited;
     expect(code, output).toBe(130);
@@ -36,7 +43,6 @@ describe('npm run gameday, interrupted', () => {
     const { stdout: leftovers } = await run('ps', ['-eo', 'args']);
     expect(leftovers.split('\n').filter((line) => line.includes(`--namespace ${namespace}`))).toEqual([]);
 
-    const access = clusterAccess();
     const { stdout: namespaces } = await access.kubectl([
       'get',
       'namespaces',
