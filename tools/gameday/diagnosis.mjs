@@ -12,8 +12,9 @@ const DASHBOARD_FILE = path.join(ROOT, 'helm', 'meridian', 'files', 'grafana-das
 /** A runbook step is a quick look, not a wait. */
 const STEP_TIMEOUT_MS = 60_000;
 /**
- * What Grafana makes of `$__rate_interval` over a few minutes at the game day's 1 s scrape
- * interval is a few seconds; a little more, so that one late scrape leaves no gap.
+ * `$__rate_interval` as the game day evaluates panels: three of its 5 s scrapes, enough for
+ * rate() and a late scrape, so a fault shows sooner than Grafana's own choice (at least
+ * four scrapes, 20 s) would show it.
  */
 const RATE_INTERVAL = '15s';
 
