@@ -66,7 +66,6 @@ async function main(config: ServerConfig): Promise<void> {
   // The proxy inside Next believes the routing decisions handed over with this key only.
   const routeHandoverKey = randomBytes(18).toString('base64url');
   installRouteHandoverKey(routeHandoverKey);
-  const readiness: Readiness = { nextReady: false, draining: false };
   let preparedNext: PreparedNext | null = null;
   const pages = loadPrerenderedPages(dir);
   if (!build.siteUrl) {
@@ -75,8 +74,14 @@ async function main(config: ServerConfig): Promise<void> {
   const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
   // During canary releases: which builds are live, asked of the stable and canary Services.
   const releaseServices = config.releaseServices;
+  const readiness: Readiness = { nextReady: false, draining: false, releaseKnown: !releaseServices };
   const release = releaseServices
-    ? watchRelease({ self: { id: build.buildId, timestamp: build.builtAt }, services: releaseServices, logger })
+    ? watchRelease({
+        self: { id: build.buildId, timestamp: build.builtAt },
+        services: releaseServices,
+        logger,
+        onChange: () => (readiness.releaseKnown = true),
+      })
     : null;
   void release?.refresh();
   const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);

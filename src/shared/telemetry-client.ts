@@ -7,6 +7,11 @@ import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type Telemet
  * queue fills, a few seconds after the first event, and when the page is
  * hidden or left.
  * Reporting never disturbs the visitor: every failure is swallowed.
+ * A fetch that got no answer (status 0) is reported a task later, and not at all if the page
+ * is being left by then: as a visitor leaves, the browser rejects the page's fetches while
+ * it dispatches `pagehide` (before listeners registered after the page's first ones), so a
+ * visitor leaving mid-poll would otherwise count as a failure of the build (and a canary,
+ * whose pods answer slower while they warm up, as a failing one).
  */
 /** More than this waiting means the endpoint is unreachable; drop rather than grow. */
 const MAX_QUEUED = 100;
@@ -14,7 +19,8 @@ const FLUSH_DELAY_MS = 5000;
 
 const queue: TelemetryEvent[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
-let listening = false;
+/** From `pagehide` until the page is shown again (from the back-forward cache). */
+let leaving = false;
 
 function bounded(event: TelemetryEvent): TelemetryEvent {
   const copy: Record<string, unknown> = { ...event };
@@ -45,19 +51,30 @@ export function flushTelemetry(): void {
   while (queue.length > 0) send(queue.splice(0, MAX_EVENTS_PER_BEACON));
 }
 
-function listenForPageExit(): void {
-  if (listening) return;
-  listening = true;
+// From the start, so a page left before its first report knows it is being left.
+if (typeof window !== 'undefined') {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') flushTelemetry();
   });
-  window.addEventListener('pagehide', flushTelemetry);
+  window.addEventListener('pagehide', () => {
+    leaving = true;
+    flushTelemetry();
+  });
+  window.addEventListener('pageshow', () => (leaving = false));
 }
 
-export function reportTelemetry(event: TelemetryEvent): void {
-  if (typeof window === 'undefined' || queue.length >= MAX_QUEUED) return;
-  listenForPageExit();
+function enqueue(event: TelemetryEvent): void {
+  if (queue.length >= MAX_QUEUED) return;
   queue.push(bounded(event));
   if (queue.length >= MAX_EVENTS_PER_BEACON) flushTelemetry();
   else timer ??= setTimeout(flushTelemetry, FLUSH_DELAY_MS);
+}
+
+export function reportTelemetry(event: TelemetryEvent): void {
+  if (typeof window === 'undefined') return;
+  if ('status' in event && event.status === 0)
+    setTimeout(() => {
+      if (!leaving) enqueue(event);
+    }, 0);
+  else enqueue(event);
 }

@@ -1,6 +1,6 @@
-import { expect, test, type Request } from '@playwright/test';
+import { expect, test, type Request, type Route } from '@playwright/test';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
-import { clientEvents } from './support/client-events';
+import { buildFileFailures, clientEvents } from './support/client-events';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -80,13 +80,18 @@ for (const [page, locale, home] of [
 /** Events reported to the suite's server (tests in other files report to it too: compare counts). */
 const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
 
-for (const [kind, event, failing] of [
-  ['the route manifest', 'manifest_fetch_failed', (url: URL) => url.pathname.startsWith('/builds/meta/')],
-  ['a payload prefetch', 'payload_fetch_failed', (url: URL) => url.searchParams.has('_rsc')],
+const answered503 = (route: Route) => route.fulfill({ status: 503, body: 'unavailable' });
+const manifestPath = (url: URL) => url.pathname.startsWith('/builds/meta/');
+
+for (const [kind, event, failing, answer] of [
+  ['the route manifest', 'manifest_fetch_failed', manifestPath, answered503],
+  // No answer at all (status 0), while the page stays: reported a moment later.
+  ['the route manifest, refused,', 'manifest_fetch_failed', manifestPath, (route: Route) => route.abort('connectionrefused')],
+  ['a payload prefetch', 'payload_fetch_failed', (url: URL) => url.searchParams.has('_rsc'), answered503],
 ] as const) {
   test(`${kind} failing is reported, and the visitor sees nothing of it`, async ({ page }) => {
     const before = await appEvents(event);
-    await page.route(failing, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+    await page.route(failing, answer);
     const failed = page.waitForRequest((request) => failing(new URL(request.url())));
     // Reports leave in a batch a few seconds after the first: waiting for that beacon, not for a
     // fixed time, holds on a loaded machine where the failed answer itself is handled late.
@@ -101,3 +106,25 @@ for (const [kind, event, failing] of [
     await expect.poll(() => appEvents(event), { timeout: 10_000 }).toBeGreaterThan(before);
   });
 }
+
+test('a manifest fetch the browser cancels as the visitor leaves the page is not reported as a failure', async ({ page }) => {
+  // Only the tests above, run before this one in this file, make a manifest fetch fail on purpose.
+  const before = await buildFileFailures(process.env.MERIDIAN_E2E_METRICS_URL as string, 'manifest');
+  // The manifest's answer never comes: the visitor leaves while it is on its way, and the
+  // browser rejects the fetch after the page's pagehide (a beacon then still leaves).
+  await page.route(
+    (url) => url.pathname.startsWith('/builds/meta/'),
+    () => {},
+  );
+  const manifestAsked = page.waitForRequest((request) => request.url().includes('/builds/meta/'));
+  await page.goto('/e2e-fixtures/crash');
+  await manifestAsked;
+  // A beacon of the next page (its load's web vitals) leaves after any of the page left.
+  const nextPageReported = page.waitForRequest((request) => new URL(request.url()).pathname === TELEMETRY_ENDPOINT, {
+    timeout: 30_000,
+  });
+  await page.goto('/ja/e2e-fixtures/crash');
+  await nextPageReported;
+  await page.waitForTimeout(1000);
+  expect(await buildFileFailures(process.env.MERIDIAN_E2E_METRICS_URL as string, 'manifest')).toBe(before);
+});

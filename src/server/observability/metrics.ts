@@ -100,6 +100,11 @@ export function createMetrics(build: BuildInfo) {
       labelNames: ['event', 'page_build'] as const,
       registers: [registry],
     }),
+    pageLoads: new Counter({
+      name: 'meridian_page_loads_total',
+      help: 'Pages this server answered to a browser loading them (a navigation: Sec-Fetch-Dest document, or Upgrade-Insecure-Requests over plain HTTP), whatever the status.',
+      registers: [registry],
+    }),
     pageViews: new Counter({
       name: 'meridian_client_page_views_total',
       help: 'Page loads reported by browsers (one TTFB report each), by the page build.',
@@ -150,6 +155,10 @@ export function createMetrics(build: BuildInfo) {
     for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind, page_build }, 0);
     for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event, page_build }, 0);
     metrics.pageViews.inc({ page_build }, 0);
+    // Web Vitals too: a canary's first LCP reports would otherwise be lost to its analysis.
+    for (const locale of LOCALES) {
+      for (const histogram of [metrics.webVitalLcp, metrics.webVitalInp, metrics.webVitalCls]) histogram.zero({ locale, page_build });
+    }
   }
   return metrics;
 }

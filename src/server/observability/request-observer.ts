@@ -9,22 +9,43 @@ import { countRequestEnd, countRequestStart } from './request-metrics';
 import { methodLabel, routeLabel } from './route-label';
 import { endServerSpan, startServerSpan } from './server-span';
 
+/** What the server decided of a request at its start (src/server/serving/routing/request-route.ts). */
+export interface ObservedRoute {
+  pathname: string;
+  /** The locale rules' decision, made once. */
+  decision: RoutingDecision;
+  /** A load of a page the rules serve, not a router payload or a prefetch. */
+  pageLoad: boolean;
+}
+
+/**
+ * A browser loading a page: its navigations say so, which load generators, probes and scripts
+ * don't, so the count is of pages that browsers (whose reports it divides) loaded. Browsers
+ * send Sec-Fetch-Dest only to secure origins (HTTPS, localhost); over plain HTTP a navigation
+ * still carries Upgrade-Insecure-Requests.
+ */
+function isBrowserPageLoad(req: IncomingMessage, route: ObservedRoute): boolean {
+  if (!route.pageLoad) return false;
+  const destination = req.headers['sec-fetch-dest'];
+  return destination === undefined ? req.headers['upgrade-insecure-requests'] === '1' : destination === 'document';
+}
+
 /**
  * Watches one request on the public port until its response closes: timed,
- * counted by the route template of `decision` (the request's routing decision,
- * made once), traced when `tracedScheme` is given (tracing on), and logged
- * once. Returns the span's context to run the request in, if traced.
+ * counted by the route template of its routing decision, traced when
+ * `tracedScheme` is given (tracing on), and logged once. Returns the span's
+ * context to run the request in, if traced.
  */
 export function observeRequest(
   deps: { logger: Logger; metrics: Metrics },
   req: IncomingMessage,
   res: MeteredResponse,
   requestId: string,
-  pathname: string,
-  decision: RoutingDecision,
+  observedRoute: ObservedRoute,
   clientAddress: string,
   tracedScheme: 'http' | 'https' | undefined,
 ): Context | undefined {
+  const { pathname, decision } = observedRoute;
   const startedAt = process.hrtime.bigint();
   const method = methodLabel(req.method);
   const userAgent = loggedUserAgent(req);
@@ -45,6 +66,7 @@ export function observeRequest(
     const route = routeLabel(pathname, decision, status);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     countRequestEnd(deps.metrics, method, route, status, seconds);
+    if (isBrowserPageLoad(req, observedRoute)) deps.metrics.pageLoads.inc();
     const spanContext = serverSpan?.span.spanContext();
     if (serverSpan) endServerSpan(serverSpan.span, method, route, status);
     writeAccessLine(deps.logger, pathname, {

@@ -175,7 +175,7 @@ export function createRequestListener(deps: PipelineDeps) {
     const head = ['X-Request-Id', requestId, ...securityHeadersOf(route.pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
-    const spanContext = observeRequest(deps, req, res, requestId, route.pathname, route.decision, clientAddress, tracedScheme);
+    const spanContext = observeRequest(deps, req, res, requestId, route, clientAddress, tracedScheme);
     if (spanContext) context.with(spanContext, respond, undefined, req, res, route, clientAddress, head, requestId);
     else respond(req, res, route, clientAddress, head, requestId);
   };

@@ -28,6 +28,7 @@ const NOT_EXERCISED = new Set([
   'dashboard › Rollout › 5xx ratio: canary against stable › B',
   'dashboard › Rollout › p95 latency: canary against stable › B',
   'dashboard › Rollout › LCP p75: canary against stable › B',
+  'dashboard › Rollout › Browser failures per page view: canary against stable › B',
 ]);
 /** The build both processes run, as the Rollout row's canary; the beacons come from its pages. */
 const CANARY = E2E_BUILD_ENV.BUILD_ID;
@@ -68,6 +69,8 @@ async function driveTraffic(): Promise<void> {
         request(`${server.url}/`, { headers: { 'accept-language': 'en' } }),
         request(`${server.url}/`, { headers: { 'accept-language': 'ja' } }),
         request(`${server.url}/ja`),
+        // A browser's page load, as it says so (the page views of the Rollout row).
+        request(`${server.url}/ja`, { headers: { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' } }),
         request(`${server.url}/zh-CN`),
         request(`${server.url}/en`),
         request(`${server.url}/no-such-page`),

@@ -43,6 +43,7 @@ const EXPECTED: Record<string, Record<string, readonly string[]>> = {
     page_build: PAGE_BUILDS,
   },
   meridian_manifest_fetch_failures_total: { kind: FETCH_FAILURE_KINDS, page_build: PAGE_BUILDS },
+  meridian_page_loads_total: {},
   meridian_peer_forwards_total: { kind: PEER_FILE_KINDS, result: PEER_FORWARD_RESULTS },
   ...prefixed(
     'meridian_web_vitals_lcp_seconds',

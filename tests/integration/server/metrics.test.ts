@@ -102,10 +102,10 @@ describe('the metrics port', () => {
     expect(valueOf(text, 'meridian_client_events_total', { event: 'web_vital', page_build: 'self' })).toBe(1);
     expect(valueOf(text, 'meridian_client_events_total', { event: 'locale_load_failed', page_build: 'self' })).toBe(1);
     expect(valueOf(text, 'meridian_client_events_total', { event: 'manifest_fetch_failed', page_build: 'self' })).toBe(1);
-    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_count', { locale: 'ja' })).toBe(1);
-    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_sum', { locale: 'ja' })).toBeCloseTo(1.2);
-    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', le: '1' })).toBe(0);
-    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', le: '1.5' })).toBe(1);
+    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_count', { locale: 'ja', page_build: 'self' })).toBe(1);
+    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_sum', { locale: 'ja', page_build: 'self' })).toBeCloseTo(1.2);
+    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', page_build: 'self', le: '1' })).toBe(0);
+    expect(valueOf(text, 'meridian_web_vitals_lcp_seconds_bucket', { locale: 'ja', page_build: 'self', le: '1.5' })).toBe(1);
     expect(
       valueOf(text, 'meridian_locale_load_failures_total', { locale: 'ja', namespace: 'home', source: 'client', page_build: 'self' }),
     ).toBe(1);

@@ -19,6 +19,8 @@ export interface ReleaseView {
 
 /** A change of stable or canary reaches every pod within this, and so every tab within it plus a poll. */
 export const RELEASE_REFRESH_MS = 5000;
+/** Until the stable Service first answers (the pod is not ready before): asked again this soon. */
+const UNKNOWN_REFRESH_MS = 1000;
 /** A Service that does not answer within this is treated as unreachable until the next refresh. */
 const REQUEST_TIMEOUT_MS = 2000;
 /** As src/build/build-identity.mjs allows them. */
@@ -61,8 +63,9 @@ export interface ReleaseWatch {
 
 /**
  * Asks the stable and canary Services which build they serve, at start and every
- * RELEASE_REFRESH_MS. A Service that fails keeps its last answer (a failure is
- * logged once per run of failures); `onChange` hears every new view.
+ * RELEASE_REFRESH_MS (every UNKNOWN_REFRESH_MS while there is no view yet). A Service
+ * that fails keeps its last answer (a failure is logged once per run of failures);
+ * `onChange` hears every new view.
  */
 export function watchRelease(options: {
   self: BuildRef;
@@ -97,7 +100,20 @@ export function watchRelease(options: {
     options.onChange?.(next);
   }
 
-  const timer = setInterval(() => void refresh(), RELEASE_REFRESH_MS);
-  timer.unref();
-  return { current: () => view, refresh, stop: () => clearInterval(timer) };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => void refresh().finally(schedule), view ? RELEASE_REFRESH_MS : UNKNOWN_REFRESH_MS);
+    timer.unref();
+  };
+  schedule();
+  return {
+    current: () => view,
+    refresh,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -34,15 +34,15 @@ async function observedServer(body: string) {
   server = createServer({ ServerResponse: MeteredResponse }, (req, res) => {
     closed.push(once(res, 'close').then(() => undefined));
     const route = routeOf(req);
-    observeRequest({ logger, metrics }, req, res, 'request-1', route.pathname, route.decision, '203.0.113.9', undefined);
+    observeRequest({ logger, metrics }, req, res, 'request-1', route, '203.0.113.9', undefined);
     res.write(body.slice(0, 3));
     res.end(body.slice(3));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
-  const get = async (path: string) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { 'user-agent': 'observer-test' } });
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { 'user-agent': 'observer-test', ...headers } });
     req.end();
     const [res] = (await once(req, 'response')) as [NodeJS.ReadableStream];
     res.resume();
@@ -94,5 +94,23 @@ describe('observeRequest', () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('http_server_request_duration_seconds_count{method="GET",route="/[locale]",status_code="200"} 1');
     expect(text).toContain('http_server_active_requests 0');
+  });
+
+  it("counts the pages browsers load (their navigations), not other clients' requests, payloads or files", async () => {
+    const { metrics, get } = await observedServer('ok');
+    const navigation = { 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate' };
+    await get('/ja', navigation);
+    await get('/', navigation);
+    await get('/ja/nope', navigation);
+    await get('/ja');
+    // Over plain HTTP to a host of its own, a browser sends no Sec-Fetch-* headers.
+    await get('/ja', { 'upgrade-insecure-requests': '1' });
+    await get('/ja', { 'sec-fetch-dest': 'iframe', 'upgrade-insecure-requests': '1' });
+    await get('/ja?_rsc=1x2y', navigation);
+    await get('/ja', { 'sec-fetch-dest': 'empty', rsc: '1' });
+    await get('/favicon.ico', navigation);
+    await get('/healthz', navigation);
+    const loads = (await metrics.registry.getSingleMetric('meridian_page_loads_total')?.get())?.values;
+    expect(loads).toEqual([{ labels: {}, value: 4 }]);
   });
 });
