@@ -35,7 +35,9 @@ const counter = (name: string, pod: Pod, extra: Record<string, string>, perSecon
 interface Traffic {
   /** Requests per second per pod, and the share of them answered 500. */
   requests: Record<Pod, { rate: number; errors: number; slow?: boolean }>;
-  /** Per pod: page views and chunk failures per second, and LCP (fast: under 1 s, else under 5 s), by page build. */
+  /** Page loads per second each pod answered to browsers (its own build's pages). */
+  loads: Record<Pod, number>;
+  /** Per pod: reports per second of page views (TTFB) and chunk failures, and LCP (fast: under 1 s, else under 5 s), by page build. */
   pages: Record<Pod, Partial<Record<'self' | 'other', { views: number; failures: number; slowLcp?: boolean }>>>;
 }
 
@@ -54,6 +56,7 @@ function seriesOf(traffic: Traffic) {
       const below = le === '0.01' && slow ? 0 : rate;
       series.push(counter('http_server_request_duration_seconds_bucket', pod, { ...route, status_code: '200', le }, below));
     }
+    series.push(counter('meridian_page_loads_total', pod, {}, traffic.loads[pod]));
     // Probes never count: a draining pod's /readyz answers 503 on purpose.
     series.push(counter('http_server_request_duration_seconds_count', pod, { method: 'GET', route: '/readyz', status_code: '503' }, 5));
     for (const page_build of ['self', 'other'] as const) {
@@ -99,6 +102,8 @@ function verdictOf(metric: string, traffic: Traffic, verdict: Verdict) {
 const steady = { rate: 10, errors: 0 };
 const HEALTHY: Traffic = {
   requests: { a1: steady, a2: steady, b1: steady },
+  // Each build's pods answer the loads of its pages, 3 per second of A's and 1 of B's.
+  loads: { a1: 1.5, a2: 1.5, b1: 1 },
   // Pages of A report to every pod; pages of B too: `other` on A's pods, `self` on B's.
   pages: {
     a1: { self: { views: 1, failures: 0 }, other: { views: 0.5, failures: 0 } },
@@ -107,8 +112,10 @@ const HEALTHY: Traffic = {
   },
 };
 const withRequests = (b1: Traffic['requests']['b1']): Traffic => ({ ...HEALTHY, requests: { ...HEALTHY.requests, b1 } });
-const withCanaryPages = (page: { views: number; failures: number; slowLcp?: boolean }): Traffic => ({
+/** Pages of the canary loaded 2 × `loads` per second, each report `page` arriving at a1 (other) and at b1 (self). */
+const withCanaryPages = (page: { views: number; failures: number; slowLcp?: boolean }, loads = page.views): Traffic => ({
   ...HEALTHY,
+  loads: { ...HEALTHY.loads, b1: 2 * loads },
   pages: { ...HEALTHY.pages, a1: { ...HEALTHY.pages.a1, other: page }, b1: { ...HEALTHY.pages.b1, self: page } },
 });
 
@@ -127,12 +134,24 @@ describe("the canary analysis's queries, against made-up series (promtool)", () 
       'fails',
       withCanaryPages({ views: 1, failures: 0.5 }),
     ],
+    [
+      'client-failures-per-page-view',
+      'a canary whose pages fail before they report their load (the server counts it)',
+      'fails',
+      withCanaryPages({ views: 0, failures: 0.5 }, 1),
+    ],
+    [
+      'client-failures-per-page-view',
+      'a canary whose pages report no view, none failing',
+      'passes',
+      withCanaryPages({ views: 0, failures: 0 }, 1),
+    ],
     ['client-failures-per-page-view', "a canary's pages failing as little as stable's", 'passes', HEALTHY],
     [
       'client-failures-per-page-view',
-      'a canary with 12 page views in the window, fewer than 20',
+      'a canary with 12 page loads in the window, fewer than 20, however many views its pages report',
       'no data',
-      withCanaryPages({ views: 0.05, failures: 0.05 }),
+      withCanaryPages({ views: 1, failures: 0.05 }, 0.05),
     ],
     ['client-lcp-p75', "a canary's pages painting in up to 5 s", 'fails', withCanaryPages({ views: 1, failures: 0, slowLcp: true })],
     ['client-lcp-p75', "a canary's pages painting as fast as stable's", 'passes', HEALTHY],
