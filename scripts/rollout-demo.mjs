@@ -5,9 +5,17 @@
 //
 // `npm run rollout:demo -- --cluster`: the same picture of a `helm upgrade` on the
 // local Kubernetes cluster (tools/rollout/cluster-demo.mjs), which it starts or reuses.
+//
+// `npm run rollout:demo -- --cluster --canary`: a canary release of B on that cluster, judged
+// by Argo Rollouts (tools/rollout/canary-demo.mjs): rollout-report/index.html and canary.svg
+// draw the share of answers per build, each analysis and its verdict, and the tabs' moves.
+// Exits 1 unless B was promoted with no failed request.
 import path from 'node:path';
+import { CLUSTER_BUILDS } from '../tools/cluster/app-images.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
 import { ensureTestBuilds, TEST_BUILDS } from '../tools/lib/builds.mjs';
+import { runCanaryDemo } from '../tools/rollout/canary-demo.mjs';
+import { writeCanaryReport } from '../tools/rollout/canary-report.mjs';
 import { runClusterDemo } from '../tools/rollout/cluster-demo.mjs';
 import { writeRolloutReport } from '../tools/rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from '../tools/rollout/scenario.mjs';
@@ -16,6 +24,23 @@ import { trafficTotals } from '../tools/rollout/traffic-totals.mjs';
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const log = (/** @type {string} */ line) => console.log(line);
 
+if (process.argv.includes('--canary')) {
+  if (!process.argv.includes('--cluster')) throw new Error('rollout:demo --canary runs on the cluster: add --cluster');
+  const result = await runCanaryDemo(log);
+  const files = writeCanaryReport(result, REPORT_DIR);
+  const totals = trafficTotals(result.traffic);
+  const verdicts = result.analyses.map((run) => `${run.name} ${run.phase}`).join(', ');
+  console.log(
+    `\n${totals.requests} requests: ${totals.serverErrors} 5xx, ${totals.connectionErrors} connection errors, ${totals.otherStatuses} other statuses`,
+  );
+  console.log(`analyses: ${verdicts}; stable build now ${result.settled.stableBuild}`);
+  const { chunks, fetches, locales } = result.browserFailures;
+  console.log(`browsers reported: ${chunks} chunk failures, ${fetches} failed fetches, ${locales} failed locale loads`);
+  console.log(`\nkubectl argo rollouts get rollout:\n${result.rolloutView}`);
+  console.log(`report: ${path.relative(ROOT, files.html)}, chart: ${path.relative(ROOT, files.svg)}`);
+  const promoted = !result.settled.aborted && result.settled.stableBuild === CLUSTER_BUILDS.b;
+  process.exit(totals.serverErrors + totals.connectionErrors + totals.otherStatuses === 0 && promoted ? 0 : 1);
+}
 ensureRolloutTools();
 let result;
 if (process.argv.includes('--cluster')) {

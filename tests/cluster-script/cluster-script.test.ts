@@ -14,7 +14,7 @@ import { ROOT } from '../../tools/lib/app-server.mjs';
 import { PINS } from '../../tools/pins.mjs';
 import { run } from '../../tools/lib/command.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
-import { keepComponentLogs } from '../cluster/support/component-logs';
+import { keepComponentLogs } from '../../tools/cluster/component-logs.mjs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
 function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -52,13 +52,20 @@ export async function createRestrictedNamespace(namespace) {
   await kubectl(['apply', '-f', '-'], { input: JSON.stringify(object) });
 }
 
+/** How helm applies and waits: see deployArgs. @param {boolean} canary */
+const helmApply = (canary) => (canary ? ['--wait=legacy', '--server-side=false'] : ['--wait']);
+
 /**
  * The one command of docs/operations.md#helm for installing and for rolling out a build, as helm's arguments:
  * `helm upgrade --install <release> helm/meridian --namespace <ns> --create-namespace
  *  --wait --timeout 10m --values <file> --set-string image.tag=<build id>`
- * @param {ReleaseRef & { valuesFile: string, tag: string, chart?: string }} options
+ * A canary release (`canary: true`) adds what docs/operations.md#canary-releases asks of Helm 4:
+ * `--wait=legacy`, since its default waiter (kstatus) never sees an Argo Rollout as ready, and
+ * `--server-side=false`, since server-side apply refuses to take back the stable and canary
+ * Services' selectors, which Argo Rollouts edits.
+ * @param {ReleaseRef & { valuesFile: string, tag: string, chart?: string, canary?: boolean }} options
  */
-export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR }) {
+export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR, canary = false }) {
   return [
     'upgrade',
     '--install',
@@ -67,7 +74,7 @@ export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_
     '--namespace',
     namespace,
     '--create-namespace',
-    '--wait',
+    ...helmApply(canary),
     '--timeout',
     TIMEOUT,
     '--values',
@@ -82,9 +89,12 @@ export async function deployRelease(options) {
   return helm(deployArgs(options));
 }
 
-/** `helm rollback <release> <revision> --namespace <ns> --wait --timeout 10m` @param {ReleaseRef & { revision: number }} ref */
-export async function rollbackRelease({ release, namespace, revision }) {
-  return helm(['rollback', release, String(revision), '--namespace', namespace, '--wait', '--timeout', TIMEOUT]);
+/**
+ * `helm rollback <release> <revision> --namespace <ns> --wait --timeout 10m` (for a canary release, as deployArgs says)
+ * @param {ReleaseRef & { revision: number, canary?: boolean }} ref
+ */
+export async function rollbackRelease({ release, namespace, revision, canary = false }) {
+  return helm(['rollback', release, String(revision), '--namespace', namespace, ...helmApply(canary), '--timeout', TIMEOUT]);
 }
 
 /** `helm test <release> --namespace <ns>` @param {ReleaseRef} ref */

@@ -34,12 +34,19 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
   const active = new Map();
   /** Alerts Alertmanager holds suppressed by an inhibit rule, by job. @type {Map<string, Map<string, Seen>>} */
   const inhibited = new Map();
+  /** The alerts (`job/alertname`) firing in Prometheus or held by Alertmanager at the last poll, and when it began. */
+  let lastPoll = { at: 0, live: new Set() };
   let stopped = false;
 
   async function poll() {
     const at = Date.now();
+    const live = new Set();
     const samples = await prometheus.query(`ALERTS{alertstate="firing", namespace="${namespace}"}`);
-    for (const { metric } of samples) if (metric.job && metric.alertname) mark(firing, metric.job, metric.alertname, at);
+    for (const { metric } of samples) {
+      if (!metric.job || !metric.alertname) continue;
+      mark(firing, metric.job, metric.alertname, at);
+      live.add(`${metric.job}/${metric.alertname}`);
+    }
     const response = await fetch(`${alertmanagerUrl.replace(/\/$/, '')}/api/v2/alerts`);
     if (!response.ok) throw new Error(`Alertmanager's API answered ${response.status}`);
     /** @type {ManagedAlert[]} */
@@ -47,9 +54,11 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
     for (const alert of managed) {
       const { job, alertname } = alert.labels;
       if (alert.labels.namespace !== namespace || !job || !alertname) continue;
+      live.add(`${job}/${alertname}`);
       if (alert.status.state === 'active') mark(active, job, alertname, at);
       if (alert.status.inhibitedBy.length) mark(inhibited, job, alertname, at);
     }
+    lastPoll = { at, live };
   }
   const loop = (async () => {
     while (!stopped) {
@@ -120,6 +129,14 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
       if (notifications) return received(job, alert, 'resolved').find((each) => each.at >= since)?.at;
       const seen = active.get(job)?.get(alert);
       return seen && seen.last >= since && Date.now() - seen.last > 3 * intervalMs ? seen.last : undefined;
+    },
+    /**
+     * Whether `alert` of `job` is gone (neither firing in Prometheus nor held by Alertmanager,
+     * resolved alerts aside) as of a poll begun after `since`; undefined until such a poll.
+     * @param {string} job @param {string} alert @param {number} since
+     */
+    goneSince(job, alert, since) {
+      return lastPoll.at > since ? !lastPoll.live.has(`${job}/${alert}`) : undefined;
     },
     async stop() {
       stopped = true;

@@ -35,13 +35,24 @@ export function faultDockerfile(base, layer) {
 }
 
 /**
+ * The image of `faultId`'s build for a canary: the good image's tag (a canary's analysis is
+ * scoped by the tag, its build id) under a repository of its own, `<repository>-<fault>`.
+ * @param {string} image @param {string} faultId
+ */
+export function canaryFaultImage(image, faultId) {
+  const { repository, tag } = parseImage(image);
+  return `${repository}-${faultId}:${tag}`;
+}
+
+/**
  * Builds each fault's image from `image` (which must be in the local Docker engine) and
- * makes it available to the cluster; resolves with the images made, by fault id.
+ * makes it available to the cluster; resolves with the images made, by fault id. Each is
+ * named `<repository>:<good tag>-gameday-<fault>` unless `target` names it otherwise.
  * `checkpoint` is called before each step, and throws to stop there.
- * @param {{ image: string, faults: { id: string, layer?: string[][] }[], local: boolean, log: (line: string) => void, checkpoint?: () => void }} options
+ * @param {{ image: string, faults: { id: string, layer?: string[][] }[], local: boolean, log: (line: string) => void, checkpoint?: () => void, target?: (faultId: string) => string }} options
  * @returns {Promise<Record<string, string>>}
  */
-export async function makeFaultImages({ image, faults, local, log, checkpoint = () => {} }) {
+export async function makeFaultImages({ image, faults, local, log, checkpoint = () => {}, target: nameOf }) {
   const { repository, tag } = parseImage(image);
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-gameday-images-'));
   /** @type {Record<string, string>} */
@@ -50,7 +61,7 @@ export async function makeFaultImages({ image, faults, local, log, checkpoint = 
     for (const fault of faults) {
       if (!fault.layer) continue;
       checkpoint();
-      const target = `${repository}:${faultTag(tag, fault.id)}`;
+      const target = nameOf?.(fault.id) ?? `${repository}:${faultTag(tag, fault.id)}`;
       const context = path.join(work, fault.id);
       rmSync(context, { recursive: true, force: true });
       writeFileSync(path.join(work, `${fault.id}.Dockerfile`), faultDockerfile(image, fault.layer));

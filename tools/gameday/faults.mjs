@@ -17,6 +17,7 @@ import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
  *   faultTag: string,
  *   deploy: (options?: { tag?: string, wait?: boolean, forceConflicts?: boolean }) => Promise<unknown>,
  *   webPodNames: () => Promise<string[]>,
+ *   untilAlertGone: (alert: string) => Promise<unknown>,
  * }} FaultContext
  */
 
@@ -206,16 +207,19 @@ export const FAULTS = [
         '--wait=false',
       ]);
     },
-    // The pods whose target alert fires are deleted first, and gone (a terminating pod stays
-    // a target) while MeridianDown still fires and inhibits it: had a good pod answered
-    // first, MeridianDown would resolve with their target alert still firing, uninhibited.
-    // Their successors crash too, too briefly for theirs to fire. Then helm takes the
-    // ConfigMap back (the hand edit's field manager conflicts with it), and the successors
-    // are deleted so that new pods read it at once instead of at their next restart.
+    // The pods whose target alert fires are deleted first, and their alert is gone from
+    // Prometheus and Alertmanager (a deleted pod's target lingers until discovery drops it and
+    // its series go stale) while MeridianDown still fires and inhibits it: had a good pod
+    // answered first, MeridianDown would resolve with their target alert still firing,
+    // uninhibited, and it would be sent. Their successors crash too, too briefly for theirs to
+    // fire. Then helm takes the ConfigMap back (the hand edit's field manager conflicts with
+    // it), and the successors are deleted so that new pods read it at once instead of at
+    // their next restart.
     async remove(context) {
       const { access, namespace, fullname, release } = context;
       const selector = `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`;
       await access.kubectl(['delete', 'pods', '--namespace', namespace, '--selector', selector, '--wait=true', '--timeout=2m']);
+      await context.untilAlertGone('MeridianTargetDown');
       await context.deploy({ tag: context.goodTag, wait: false, forceConflicts: true });
       await access.kubectl(['delete', 'pods', '--namespace', namespace, '--selector', selector, '--wait=false']);
       await access.kubectl(['rollout', 'status', `deployment/${fullname}`, '--namespace', namespace, '--timeout=5m']);

@@ -382,6 +382,17 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
     deploy: (/** @type {{ tag?: string, wait?: boolean, forceConflicts?: boolean }} */ { tag = goodTag, ...rest } = {}) =>
       release.deploy({ tag, ...rest }),
     webPodNames: release.webPodNames,
+    /** Waits until `alert` of this release neither fires in Prometheus nor is held by Alertmanager. @param {string} alert */
+    untilAlertGone: (alert) => {
+      const since = Date.now();
+      return waitFor(
+        `${alert} of ${release.release} to be gone from Prometheus and Alertmanager`,
+        () => {
+          if (!watch.goneSince(job, alert, since)) throw new Error('still there');
+        },
+        { timeoutMs: 90_000, intervalMs: 500 },
+      );
+    },
   };
   try {
     result.injectedAt = Date.now();
@@ -413,6 +424,13 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
       },
       { timeoutMs: FIRE_TIMEOUT_MS, intervalMs: 1000 },
     );
+    // A pod still terminating is listed by the runbook's `kubectl logs --selector` and may be
+    // gone before its logs are read (NotFound): the on-call engineer reruns the command, the
+    // game day reads the release once it has settled.
+    await waitFor(`the old pods of ${release.release} to be gone before its runbook runs`, () => noTerminatingPod(release), {
+      timeoutMs: 120_000,
+      intervalMs: 1000,
+    });
     log(`gameday: ${fault.id}: ${fault.alert} fired and notified; running its runbook`);
     await diagnose(stage, { fault, result, release, baseUrl });
     result.removedAt = Date.now();
@@ -448,6 +466,12 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
 async function onlyImage(release, tag) {
   const images = (await release.webPods()).map((pod) => pod.spec.containers[0]?.image ?? '');
   if (!images.length || images.some((image) => !image.endsWith(`:${tag}`))) throw new Error(`pods run ${images.join(', ') || 'nothing'}`);
+}
+
+/** Whether no pod of `release` is terminating. @param {Release} release */
+async function noTerminatingPod(release) {
+  const terminating = (await release.webPods()).filter((pod) => pod.metadata.deletionTimestamp).map((pod) => pod.metadata.name);
+  if (terminating.length) throw new Error(`terminating: ${terminating.join(', ')}`);
 }
 
 /**

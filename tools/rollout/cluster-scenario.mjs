@@ -33,13 +33,15 @@ const SETTLE_MS = 3000;
 const SCRAPE_INTERVAL = '1s';
 
 /**
- * A Prometheus scraping each release as its ServiceMonitor says, with the
- * releases' PrometheusRule groups loaded.
+ * A Prometheus scraping each release as its ServiceMonitor says (and whatever `monitors`
+ * name besides), every `scrapeInterval` (1 s unless given; the scrape's timeout too), with
+ * the releases' PrometheusRule groups loaded; on a free loopback port unless `listen` says where.
  * @param {{ release: string, namespace: string }[]} releaseRefs
  * @param {string} dir
+ * @param {{ listen?: { address: string, port: number }, monitors?: Parameters<typeof scrapeConfigsFor>[0][], scrapeInterval?: string }} [options]
  */
-export async function startReleasePrometheus(releaseRefs, dir) {
-  const scrapeConfigs = [];
+export async function startReleasePrometheus(releaseRefs, dir, { listen, monitors = [], scrapeInterval = SCRAPE_INTERVAL } = {}) {
+  const scrapeConfigs = monitors.flatMap((monitor) => scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval }));
   const ruleFiles = [];
   for (const releaseRef of releaseRefs) {
     const [monitor] = await releaseObjects('servicemonitors.monitoring.coreos.com', releaseRef);
@@ -47,7 +49,7 @@ export async function startReleasePrometheus(releaseRefs, dir) {
       throw new Error(
         `rollout: release ${releaseRef.release} in ${releaseRef.namespace} has no ServiceMonitor; install it with serviceMonitor.enabled=true`,
       );
-    scrapeConfigs.push(...scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval: SCRAPE_INTERVAL }));
+    scrapeConfigs.push(...scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval }));
     for (const rule of await releaseObjects('prometheusrules.monitoring.coreos.com', releaseRef)) {
       const file = path.join(dir, `${releaseRef.namespace}-${rule.metadata.name}.rules.json`);
       writeFileSync(file, JSON.stringify({ groups: rule.spec.groups }));
@@ -56,7 +58,15 @@ export async function startReleasePrometheus(releaseRefs, dir) {
   }
   // Built with the cluster (tools/cluster-binaries.mjs): Debian's has no Kubernetes discovery.
   const { prometheus: binary } = ensureBinaries(() => {}, ['prometheus']);
-  return startPrometheus({ dir, port: await freePort(), scrapeConfigs, ruleFiles, scrapeInterval: SCRAPE_INTERVAL, binary });
+  return startPrometheus({
+    dir,
+    port: listen?.port ?? (await freePort()),
+    listenAddress: listen?.address,
+    scrapeConfigs,
+    ruleFiles,
+    scrapeInterval,
+    binary,
+  });
 }
 
 /**

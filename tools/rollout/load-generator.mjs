@@ -21,15 +21,17 @@ const newBucket = (second) => ({ second, ...emptyCounts() });
 /**
  * Sends `ratePerSecond` GETs to `baseUrl`, spread evenly and whatever the
  * answers take (open loop: a slow server gets a queue, not a pause), over
- * keep-alive connections as browsers and proxies use them. Seconds count
- * from `startedAt`, the time it started. `targets` are sent in turn.
- * @param {{ baseUrl: string, ratePerSecond: number, targets?: LoadTarget[] }} options
+ * keep-alive connections as browsers and proxies use them, or each on a new
+ * connection with `keepAlive: false` (many visitors: a Service picks a pod per
+ * connection, so this is what spreads requests by a canary's share of pods).
+ * Seconds count from `startedAt`, the time it started. `targets` are sent in turn.
+ * @param {{ baseUrl: string, ratePerSecond: number, targets?: LoadTarget[], keepAlive?: boolean }} options
  */
-export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS }) {
+export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, keepAlive = true }) {
   // The idle timeout is the client's, below haproxy's (30 s): a connection is
   // never reused at the moment the proxy closes it, which would count against
   // the rollout an error of this client.
-  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 5_000 });
+  const agent = new Agent({ keepAlive, maxSockets: 64, timeout: 5_000 });
   const { hostname, port } = new URL(baseUrl);
   /** @type {ReturnType<typeof newBucket>[]} */
   const buckets = [];

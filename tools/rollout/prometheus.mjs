@@ -20,8 +20,10 @@ const PROMETHEUS_PATH = '/usr/bin/prometheus';
  * `scrapeConfigs` instead, evaluating `ruleFiles` every second and sending their alerts
  * to the Alertmanager at `alertmanagerUrl` if one is named; its config and
  * storage live in `dir`. Resolves once /-/ready answers.
- * `binary` is Debian's Prometheus unless another is named.
- * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string, alertmanagerUrl?: string }} options
+ * `binary` is Debian's Prometheus unless another is named. It listens on loopback unless
+ * `listenAddress` names another of this machine's addresses (the cluster node's, for a
+ * controller in a pod that queries it).
+ * @param {{ dir: string, port: number, targets?: string[], scrapeConfigs?: object[], ruleFiles?: string[], scrapeInterval?: string, binary?: string, listenAddress?: string, alertmanagerUrl?: string }} options
  */
 export async function startPrometheus({
   dir,
@@ -31,6 +33,7 @@ export async function startPrometheus({
   ruleFiles = [],
   scrapeInterval = '1s',
   binary = PROMETHEUS_PATH,
+  listenAddress = '127.0.0.1',
   alertmanagerUrl,
 }) {
   const configFile = path.join(dir, 'prometheus.yml');
@@ -49,7 +52,7 @@ export async function startPrometheus({
     [
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${path.join(dir, 'prometheus-data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
+      `--web.listen-address=${listenAddress}:${port}`,
       '--log.level=warn',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
@@ -58,7 +61,7 @@ export async function startPrometheus({
   child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   const exited = once(child, 'exit');
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${listenAddress}:${port}`;
   const diedEarly = exited.then(([code, signal]) => {
     throw new Error(`prometheus exited (${code ?? signal}) before it was ready:\n${output}`);
   });

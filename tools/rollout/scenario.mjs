@@ -32,7 +32,7 @@ export function ensureRolloutTools() {
 
 /**
  * @typedef {import('./app-slot.mjs').Build} Build
- * @typedef {'traffic-started' | 'tab-opened' | 'sigterm' | 'exited' | 'ready' | 'old-pods-gone' | 'rotation' | 'tab-detected' | 'tab-navigated'} EventKind
+ * @typedef {'traffic-started' | 'tab-opened' | 'sigterm' | 'exited' | 'ready' | 'old-pods-gone' | 'rotation' | 'tab-detected' | 'tab-navigated' | 'tab-moved' | 'canary-step' | 'analysis'} EventKind
  * @typedef {{ at: number, kind: EventKind, label: string, slot?: string, status?: string, build?: string }} RolloutEvent
  * @typedef {(kind: EventKind, label: string, details?: Partial<RolloutEvent>) => void} Mark
  */

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { keepComponentLogs } from './component-logs';
+import { keepComponentLogs } from '../../../tools/cluster/component-logs.mjs';
 
 // After each cluster test file, so a red run keeps what says why.
 afterAll(() => keepComponentLogs());

@@ -79,29 +79,42 @@ export function releaseForThisFile(ref: ReleaseRef, nodePort: number, extra?: Re
 
 type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string, number> };
 
-/** What the load generator saw: requests, and not one 5xx, connection error or unexpected status. */
-export function expectNoFailedRequest(traffic: Traffic): void {
-  const totals = trafficTotals(traffic);
-  expect(totals.requests).toBeGreaterThan(0);
-  // Which seconds since the load started had failures: at the start (the Service not yet
-  // programmed) or at the disruption tell different stories.
-  const failingSeconds = traffic.buckets.flatMap((bucket, second) =>
+/**
+ * The seconds since the load started that had failures: at the start (the Service not yet
+ * programmed) or at the disruption tell different stories.
+ */
+function failingSeconds(traffic: Traffic) {
+  return traffic.buckets.flatMap((bucket, second) =>
     bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses > 0
       ? [{ second, serverErrors: bucket.serverErrors, connectionErrors: bucket.connectionErrors, otherStatuses: bucket.otherStatuses }]
       : [],
   );
+}
+
+/** What the load generator saw: requests, and not one 5xx, connection error or unexpected status. */
+export function expectNoFailedRequest(traffic: Traffic): void {
+  const totals = trafficTotals(traffic);
+  expect(totals.requests).toBeGreaterThan(0);
   const failures = {
     serverErrors: totals.serverErrors,
     connectionErrors: totals.connectionErrors,
     otherStatuses: totals.otherStatuses,
     errorCodes: traffic.errorCodes,
   };
-  expect(failures, `failures by second: ${JSON.stringify(failingSeconds)}`).toEqual({
+  expect(failures, `failures by second: ${JSON.stringify(failingSeconds(traffic))}`).toEqual({
     serverErrors: 0,
     connectionErrors: 0,
     otherStatuses: 0,
     errorCodes: {},
   });
+}
+
+/** What the load generator saw of a bad build: 5xx are its fault, a connection error never is. */
+export function expectNoConnectionError(traffic: Traffic): void {
+  expect(
+    { connectionErrors: trafficTotals(traffic).connectionErrors, errorCodes: traffic.errorCodes },
+    `failures by second: ${JSON.stringify(failingSeconds(traffic))}`,
+  ).toEqual({ connectionErrors: 0, errorCodes: {} });
 }
 
 /** Asks the API server to evict `pod`, as a node drain does; rejects when the eviction is refused. */

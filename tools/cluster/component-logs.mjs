@@ -1,13 +1,13 @@
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { PATHS } from '../../../tools/cluster/layout.mjs';
-import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { ROOT } from '../lib/app-server.mjs';
+import { PATHS } from './layout.mjs';
 
 /**
  * Copies every component's log, and the pods' (CoreDNS, the app), out of the cluster's
  * state folder, which cluster:down removes, into test-reports/<suite>/.
  */
-export function keepComponentLogs(suite = 'cluster'): void {
+export function keepComponentLogs(suite = 'cluster') {
   const reports = path.join(ROOT, 'test-reports', suite);
   if (existsSync(PATHS.logs)) cpSync(PATHS.logs, path.join(reports, 'logs'), { recursive: true });
   if (existsSync(PATHS.podLogs)) cpSync(PATHS.podLogs, path.join(reports, 'pod-logs'), { recursive: true });
