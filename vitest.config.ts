@@ -1,5 +1,16 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** The test files on the live cluster: it is prepared once per run, and their logs kept. */
+const onTheCluster: TestProjectInlineConfiguration['test'] = {
+  environment: 'node',
+  globalSetup: ['tests/cluster/support/global-setup.ts'],
+  setupFiles: ['tests/cluster/support/keep-component-logs.ts'],
+  // One release at a time: each file's load test gets the CPUs to itself.
+  fileParallelism: false,
+  testTimeout: 600_000,
+  hookTimeout: 600_000,
+};
 
 export default defineConfig({
   resolve: {
@@ -55,16 +66,23 @@ export default defineConfig({
         // helm test, upgrade and rollback under load, disruptions, monitoring objects.
         extends: true,
         test: {
+          ...onTheCluster,
           name: 'cluster',
           include: ['tests/cluster/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/cluster/support/global-setup.ts'],
-          setupFiles: ['tests/cluster/support/keep-component-logs.ts'],
-          // One release at a time: each file's load test gets the CPUs to itself.
-          fileParallelism: false,
-          testTimeout: 600_000,
-          hookTimeout: 600_000,
+          exclude: ['tests/cluster/canary-*.test.ts'],
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // Canary releases judged by Argo Rollouts on the same cluster, one file at a time, after
+        // the cluster project's files: beside them (the game day's releases above all) the
+        // visitors' browsers of a canary were too slow to report its LCP.
+        extends: true,
+        test: {
+          ...onTheCluster,
+          name: 'cluster-canary',
+          include: ['tests/cluster/canary-*.test.ts'],
+          sequence: { groupOrder: 3 },
         },
       },
       {
@@ -77,7 +95,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 600_000,
           hookTimeout: 600_000,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
         },
       },
     ],

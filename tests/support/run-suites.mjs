@@ -23,11 +23,12 @@ const bin = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', '.bi
  * @param {string} label
  * @param {string} command
  * @param {string[]} args
+ * @param {Record<string, string>} [env] added to this process's
  */
-function run(label, command, args) {
+function run(label, command, args, env = {}) {
   console.log(`\n=== ${label} ===`);
   const began = Date.now();
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env } });
   timings.push({ label: label.replace(/ \(.*$/, ''), ms: Date.now() - began });
   return result.status === 0;
 }
@@ -68,13 +69,19 @@ const outcomes = [];
 outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
 outcomes.push(run('lint', 'npm', ['run', 'lint']));
 const vitest = (/** @type {string} */ label, /** @type {string[]} */ projects, /** @type {string} */ report) =>
-  run(label, bin('vitest'), [
-    'run',
-    ...projects.flatMap((project) => ['--project', project]),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${path.join(RESULTS, report)}`,
-  ]);
+  run(
+    label,
+    bin('vitest'),
+    [
+      'run',
+      ...projects.flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(RESULTS, report)}`,
+      `--reporter=${path.join(ROOT, 'tests', 'support', 'file-durations-reporter.mjs')}`,
+    ],
+    { MERIDIAN_FILE_DURATIONS: path.join(RESULTS, report.replace(/\.json$/, '-durations.json')) },
+  );
 outcomes.push(
   vitest(
     'unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)',
@@ -93,8 +100,8 @@ console.log(goToolsExit === 0 ? 'built' : `the background build failed (exit ${g
 // neither delay the other suites nor compete with their load tests for the CPUs.
 outcomes.push(
   vitest(
-    'cluster tests (vitest: tests/cluster, tests/cluster-script; a local Kubernetes)',
-    ['cluster', 'cluster-script'],
+    'cluster tests (vitest: tests/cluster, its canary files, tests/cluster-script; a local Kubernetes)',
+    ['cluster', 'cluster-canary', 'cluster-script'],
     'cluster-report.json',
   ),
 );
@@ -103,8 +110,8 @@ outcomes.push(
 const fromVitest = (report) => vitestOutcome(report, ROOT);
 const unit = readOutcome('unit-report.json', fromVitest);
 const cluster = readOutcome('cluster-report.json', fromVitest);
-const clusterReport = path.join(RESULTS, 'cluster-report.json');
-const clusterFiles = existsSync(clusterReport) ? fileTimings(JSON.parse(readFileSync(clusterReport, 'utf8')), ROOT) : [];
+const clusterDurations = path.join(RESULTS, 'cluster-report-durations.json');
+const clusterFiles = existsSync(clusterDurations) ? fileTimings(JSON.parse(readFileSync(clusterDurations, 'utf8')), ROOT) : [];
 const e2e = readOutcome('e2e-report.json', playwrightOutcome);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
 const passed = unit.passed + cluster.passed + e2e.passed;

@@ -28,16 +28,15 @@ export function vitestOutcome(report, root) {
 }
 
 /**
- * Each file's wall time in a vitest run, slowest first: the cluster suite's files carry their
- * own budgets (docs/testing.md).
- * @param {import('vitest/reporters').JsonTestResults} report
+ * Each file's wall time in a vitest run, its hooks included, slowest first, from what
+ * file-durations-reporter.mjs wrote: the cluster suite's files carry their own budgets
+ * (docs/testing.md).
+ * @param {{ file: string, ms: number }[]} durations
  * @param {string} root
  * @returns {{ file: string, ms: number }[]}
  */
-export function fileTimings(report, root) {
-  return report.testResults
-    .map((file) => ({ file: path.relative(root, file.name), ms: Math.max(0, file.endTime - file.startTime) }))
-    .sort((a, b) => b.ms - a.ms);
+export function fileTimings(durations, root) {
+  return durations.map(({ file, ms }) => ({ file: path.relative(root, file), ms })).sort((a, b) => b.ms - a.ms);
 }
 
 /**

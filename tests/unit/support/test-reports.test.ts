@@ -25,6 +25,10 @@ beforeAll(() => {
     "test('passes', () => {});\ntest('fails', () => { throw new Error('first line\\nsecond line'); });\n",
   );
   writeFileSync(path.join(dir, 'slow.test.js'), "test('waits', () => new Promise((resolve) => setTimeout(resolve, 300)));\n");
+  writeFileSync(
+    path.join(dir, 'slow-hook.test.js'),
+    "beforeAll(() => new Promise((resolve) => setTimeout(resolve, 600)));\ntest('quick', () => {});\n",
+  );
   writeFileSync(path.join(dir, 'hook.test.js'), "beforeAll(() => { throw new Error('hook broke'); });\ntest('never runs', () => {});\n");
   writeFileSync(path.join(dir, 'import.test.js'), "import 'no-such-module';\ntest('never loads', () => {});\n");
   writeFileSync(
@@ -32,7 +36,19 @@ beforeAll(() => {
     "const { test, expect } = require('@playwright/test');\ntest('passes', () => {});\ntest.describe('group', () => {\n  test('fails', () => { expect(1).toBe(2); });\n});\n",
   );
   writeFileSync(path.join(dir, 'playwright.config.js'), "module.exports = { testMatch: '*.e2e.js' };\n");
-  runReporting('vitest', ['run', '--globals', '--root', dir, '--reporter=json', '--outputFile.json=vitest.json']);
+  runReporting(
+    'vitest',
+    [
+      'run',
+      '--globals',
+      '--root',
+      dir,
+      '--reporter=json',
+      '--outputFile.json=vitest.json',
+      `--reporter=${path.join(ROOT, 'tests/support/file-durations-reporter.mjs')}`,
+    ],
+    { MERIDIAN_FILE_DURATIONS: path.join(dir, 'durations.json') },
+  );
   runReporting('playwright', ['test', '--reporter=json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'playwright.json' });
 }, 180_000);
 
@@ -41,7 +57,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('vitestOutcome', () => {
   it('names a failed test, a failed hook and a file that cannot load, each once', () => {
     const outcome = vitestOutcome(JSON.parse(readFileSync(path.join(dir, 'vitest.json'), 'utf8')), dir);
-    expect(outcome.passed).toBe(2);
+    expect(outcome.passed).toBe(3);
     expect(outcome.failures.sort()).toEqual([
       'failing.test.js › fails: Error: first line',
       'hook.test.js: hook broke',
@@ -52,11 +68,21 @@ describe('vitestOutcome', () => {
 });
 
 describe('fileTimings', () => {
-  it("lists every file's wall time, slowest first", () => {
-    const timings = fileTimings(JSON.parse(readFileSync(path.join(dir, 'vitest.json'), 'utf8')), dir);
-    expect(timings.map(({ file }) => file).sort()).toEqual(['failing.test.js', 'hook.test.js', 'import.test.js', 'slow.test.js']);
-    expect(timings[0]).toEqual({ file: 'slow.test.js', ms: expect.any(Number) });
-    expect(timings[0]?.ms).toBeGreaterThanOrEqual(300);
+  it("lists every file's wall time, its hooks included, slowest first", () => {
+    const timings = fileTimings(JSON.parse(readFileSync(path.join(dir, 'durations.json'), 'utf8')), dir);
+    expect(timings.map(({ file }) => file).sort()).toEqual([
+      'failing.test.js',
+      'hook.test.js',
+      'import.test.js',
+      'slow-hook.test.js',
+      'slow.test.js',
+    ]);
+    expect(timings.slice(0, 2)).toEqual([
+      { file: 'slow-hook.test.js', ms: expect.any(Number) },
+      { file: 'slow.test.js', ms: expect.any(Number) },
+    ]);
+    expect(timings[0]?.ms).toBeGreaterThanOrEqual(600);
+    expect(timings[1]?.ms).toBeGreaterThanOrEqual(300);
   });
 });
 
