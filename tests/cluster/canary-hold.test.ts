@@ -75,7 +75,7 @@ describe('a canary without traffic, helm rollback during it, and beside them a c
         untilLabel: 'the Rollout back on A alone for 10 s',
         log: (line) => console.log(`>>> ${line}`),
       });
-      expectNoFailedRequest(result.traffic);
+      expectNoFailedRequest(result.traffic, result.events);
       expect(result.settled.readyPods).toEqual({ [A]: 2 });
       // No new analysis: the old pod template is the stable one.
       expect(result.analyses.filter((run) => run.startedAt > result.changedAt)).toEqual([]);

@@ -56,7 +56,7 @@ describe('a good build through a canary release with Argo Rollouts (npm run roll
     expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
     expect(result.samples.some((sample) => (sample.readyPods[A] ?? 0) > 0 && (sample.readyPods[B] ?? 0) > 0)).toBe(true);
     expect(result.settled.readyPods).toEqual({ [B]: 2 });
-    expectNoFailedRequest(result.traffic);
+    expectNoFailedRequest(result.traffic, result.events);
     expect(Object.keys(trafficTotals(result.traffic).builds).sort()).toEqual([A, B]);
   });
 

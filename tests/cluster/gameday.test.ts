@@ -55,7 +55,13 @@ describe.each(FAULTS.map((fault) => [fault.id, fault] as const))('game day fault
     const received = (entry.received ?? [])
       .map(({ at, alert, status }) => `${Math.round((at - (entry.injectedAt ?? 0)) / 1000)} s ${alert} ${status}`)
       .join('\n');
-    expect(entry.firing).toEqual([...fault.firing].sort());
+    // When each fired, and when the fault was removed: an alert of the fault's own, or a late one.
+    const seconds = (at: number) => Math.round((at - (entry.injectedAt ?? 0)) / 1000);
+    const seen = (entry.firingSeen ?? [])
+      .map(({ alert, first, last }) => `${alert} firing from ${seconds(first)} s to ${seconds(last)} s`)
+      .concat(entry.removedAt ? [`fault removed at ${seconds(entry.removedAt)} s`] : [])
+      .join('; ');
+    expect(entry.firing, seen).toEqual([...fault.firing].sort());
     expect(entry.notified, received).toEqual([...fault.notified].sort());
   });
 

@@ -16,7 +16,7 @@ type Result = Awaited<ReturnType<typeof runClusterRollout>>;
 
 /** The guarantees of a rollout under load, whichever way it goes. */
 function expectCleanRollout(result: Result, from: string, to: string) {
-  expectNoFailedRequest(result.traffic);
+  expectNoFailedRequest(result.traffic, result.events);
   const totals = trafficTotals(result.traffic);
   // Every answer names its build (pages by data-dpl-id, the poll by its id): only these two.
   expect(Object.keys(totals.builds).sort()).toEqual([from, to].sort());

@@ -94,7 +94,7 @@ describe('two releases side by side on one cluster', () => {
       to: CLUSTER_BUILDS.b,
       change: () => deployRelease({ ...production, valuesFile: installed[1]!.valuesFile, tag: CLUSTER_BUILDS.b }),
     });
-    expectNoFailedRequest(result.traffic);
+    expectNoFailedRequest(result.traffic, result.events);
     expect(result.prometheus.runningAfter).toEqual({ [CLUSTER_BUILDS.b]: 2 });
     expect((await webPods(staging)).map((pod) => pod.metadata.name).sort()).toEqual(stagingPodsBefore);
     const page = await fetch(`http://127.0.0.1:${NODE_PORTS.staging}/`).then((response) => response.text());

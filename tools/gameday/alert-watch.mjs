@@ -80,6 +80,8 @@ export function watchAlerts({ prometheus, alertmanagerUrl, namespace, notificati
     firedAt: (job, alert) => firing.get(job)?.get(alert)?.first,
     /** Every alert of `job` that fired in Prometheus. @param {string} job */
     firingAlerts: (job) => [...(firing.get(job)?.keys() ?? [])].sort(),
+    /** When each alert of `job` was first and last seen firing in Prometheus. @param {string} job */
+    firingSeen: (job) => [...(firing.get(job)?.entries() ?? [])].map(([alert, seen]) => ({ alert, first: seen.first, last: seen.last })),
     /** Every alert of `job` Alertmanager held suppressed by an inhibit rule. @param {string} job */
     inhibitedAlerts: (job) => [...(inhibited.get(job)?.keys() ?? [])].sort(),
     /**

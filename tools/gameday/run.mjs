@@ -48,6 +48,7 @@ const RESOLVE_TIMEOUT_MS = 360_000;
  *   expected: { firing: string[], notified: string[] },
  *   injectedAt?: number, firedAt?: number, notifiedAt?: number, removedAt?: number, resolvedAt?: number,
  *   firing: string[], notified: string[], inhibited: string[],
+ *   firingSeen?: { alert: string, first: number, last: number }[],
  *   received?: { at: number, receiver: string, alert: string, status: string }[],
  *   notification?: { receiver: string, labels: Record<string, string>, annotations: Record<string, string> },
  *   landing?: string | null,
@@ -303,6 +304,7 @@ async function play(options, cleanup, checkpoint, log) {
   );
   for (const entry of results) {
     entry.firing = watch.firingAlerts(entry.job);
+    entry.firingSeen = watch.firingSeen(entry.job);
     entry.notified = watch.notifiedAlerts(entry.job);
     entry.inhibited = watch.inhibitedAlerts(entry.job);
     entry.received = watch.receivedFor(entry.job);

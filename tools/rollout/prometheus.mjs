@@ -8,6 +8,8 @@ import path from 'node:path';
 import { waitForHttp } from '../lib/app-server.mjs';
 
 const PROMETHEUS_PATH = '/usr/bin/prometheus';
+/** Longer than any query of these scenarios takes, well below their waits. */
+const QUERY_TIMEOUT_MS = 20_000;
 
 /**
  * @typedef {{ metric: Record<string, string>, values: [number, string][] }} RangeSeries
@@ -73,7 +75,10 @@ export async function startPrometheus({
    * @param {Record<string, string>} params
    */
   async function api(endpoint, params) {
-    const response = await fetch(`${url}/api/v1/${endpoint}?${new URLSearchParams(params)}`);
+    // A query unanswered this long is an error to see, not a wait without end.
+    const response = await fetch(`${url}/api/v1/${endpoint}?${new URLSearchParams(params)}`, {
+      signal: AbortSignal.timeout(QUERY_TIMEOUT_MS),
+    });
     const body = await response.json();
     if (body.status !== 'success')
       throw new Error(`prometheus: ${endpoint} ${JSON.stringify(params)} failed: ${body.error ?? response.status}`);

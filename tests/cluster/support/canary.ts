@@ -204,7 +204,7 @@ export async function expectBadBuildAborted(options: {
     );
   const canaryShare = Math.max(...result.samples.map((sample) => (sample.readyPods[B] ?? 0) / readyTotal(sample.readyPods)));
   expect((views[B] ?? 0) / total).toBeLessThanOrEqual(canaryShare);
-  expectNoConnectionError(result.traffic);
+  expectNoConnectionError(result.traffic, result.events);
   // The tabs opened on A were never moved.
   for (const tab of result.tabs) expect([tab.firstBuild, tab.reloads]).toEqual([A, []]);
   // The alert for the aborted rollout fires in the Prometheus that scrapes Argo's metrics.

@@ -80,19 +80,23 @@ export function releaseForThisFile(ref: ReleaseRef, nodePort: number, extra?: Re
 type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string, number> };
 
 /**
- * The seconds since the load started that had failures: at the start (the Service not yet
- * programmed) or at the disruption tell different stories.
+ * What failed, for an assertion's message: the error codes first (a long message is cut in
+ * the summary), then the seconds since the load started that had failures, and the scenario's
+ * events with their seconds if given: failures at the start (the Service not yet programmed),
+ * at a pod's start or at its end tell different stories.
  */
-function failingSeconds(traffic: Traffic) {
-  return traffic.buckets.flatMap((bucket, second) =>
+function failureReport(traffic: Traffic, events: { at: number; label: string }[] = []) {
+  const failing = traffic.buckets.flatMap((bucket, second) =>
     bucket.serverErrors + bucket.connectionErrors + bucket.otherStatuses > 0
       ? [{ second, serverErrors: bucket.serverErrors, connectionErrors: bucket.connectionErrors, otherStatuses: bucket.otherStatuses }]
       : [],
   );
+  const timeline = events.map((event) => `${(event.at / 1000).toFixed(1)}s ${event.label}`).join('\n');
+  return `error codes ${JSON.stringify(traffic.errorCodes)}; failures by second: ${JSON.stringify(failing)}${timeline ? `\nevents:\n${timeline}` : ''}`;
 }
 
 /** What the load generator saw: requests, and not one 5xx, connection error or unexpected status. */
-export function expectNoFailedRequest(traffic: Traffic): void {
+export function expectNoFailedRequest(traffic: Traffic, events?: { at: number; label: string }[]): void {
   const totals = trafficTotals(traffic);
   expect(totals.requests).toBeGreaterThan(0);
   const failures = {
@@ -101,7 +105,7 @@ export function expectNoFailedRequest(traffic: Traffic): void {
     otherStatuses: totals.otherStatuses,
     errorCodes: traffic.errorCodes,
   };
-  expect(failures, `failures by second: ${JSON.stringify(failingSeconds(traffic))}`).toEqual({
+  expect(failures, failureReport(traffic, events)).toEqual({
     serverErrors: 0,
     connectionErrors: 0,
     otherStatuses: 0,
@@ -110,11 +114,14 @@ export function expectNoFailedRequest(traffic: Traffic): void {
 }
 
 /** What the load generator saw of a bad build: 5xx are its fault, a connection error never is. */
-export function expectNoConnectionError(traffic: Traffic): void {
+export function expectNoConnectionError(traffic: Traffic, events?: { at: number; label: string }[]): void {
   expect(
     { connectionErrors: trafficTotals(traffic).connectionErrors, errorCodes: traffic.errorCodes },
-    `failures by second: ${JSON.stringify(failingSeconds(traffic))}`,
-  ).toEqual({ connectionErrors: 0, errorCodes: {} });
+    failureReport(traffic, events),
+  ).toEqual({
+    connectionErrors: 0,
+    errorCodes: {},
+  });
 }
 
 /** Asks the API server to evict `pod`, as a node drain does; rejects when the eviction is refused. */
