@@ -73,12 +73,14 @@ async function resizeCpu(context, limit, request) {
 }
 
 /**
- * The CPU limit the starved release runs under: about what it uses at CPU_LOAD with
- * STARVED_TARGETS (45 to 50m measured), so its probes and scrapes keep answering while each
- * render, spread over many throttling periods, takes about a second. Much less (20m) and its
- * liveness probe fails: it restarts, and MeridianDown fires instead.
+ * The CPU limit the starved release runs under: above what it uses at CPU_LOAD with
+ * STARVED_TARGETS (20 to 23m measured), so its probes and scrapes keep answering, and low enough that
+ * each render, spread over many throttling periods, takes the better part of a second. At
+ * 50m under twice the load a render took 0.45 to 0.55 s on a faster machine: the alert
+ * fired after five minutes or not at all. Much less than it uses (20m under twice this load)
+ * and its liveness probe fails: it restarts, and MeridianDown fires instead.
  */
-export const STARVED_CPU = '50m';
+export const STARVED_CPU = '30m';
 /**
  * The CPU request of the release to be starved and of its healthy neighbour, until the
  * fault: what they need reserved, so that the machine's own bursts (the other faults'
@@ -86,7 +88,7 @@ export const STARVED_CPU = '50m';
  */
 export const PROVISIONED_CPU = '300m';
 /** Requests per second through the starved release and its healthy neighbour. */
-export const CPU_LOAD = 10;
+export const CPU_LOAD = 5;
 /**
  * What the starved release and its healthy neighbour are asked: the other releases' mix,
  * and one request in 21 (about 5 %, past the p99) a missing page that Next renders (the `$`
