@@ -52,11 +52,9 @@ describe.each(FAULTS.map((fault) => [fault.id, fault] as const))('game day fault
   test('no other alert of its release fires or is notified', () => {
     const entry = faultResult(id);
     // What the receiver got, in seconds from the injection, tells a late or uninhibited one.
-    const received = (entry.received ?? [])
-      .map(({ at, alert, status }) => `${Math.round((at - (entry.injectedAt ?? 0)) / 1000)} s ${alert} ${status}`)
-      .join('\n');
-    // When each fired, and when the fault was removed: an alert of the fault's own, or a late one.
     const seconds = (at: number) => Math.round((at - (entry.injectedAt ?? 0)) / 1000);
+    const received = (entry.received ?? []).map(({ at, alert, status }) => `${seconds(at)} s ${alert} ${status}`).join('\n');
+    // When each fired, and when the fault was removed: an alert of the fault's own, or a late one.
     const seen = (entry.firingSeen ?? [])
       .map(({ alert, first, last }) => `${alert} firing from ${seconds(first)} s to ${seconds(last)} s`)
       .concat(entry.removedAt ? [`fault removed at ${seconds(entry.removedAt)} s`] : [])
