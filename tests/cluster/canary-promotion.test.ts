@@ -11,6 +11,7 @@ import type { CanaryResult } from '../../tools/rollout/canary-report.mjs';
 import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
 import { expectAnalyses } from './support/canary';
 import { expectNoFailedRequest } from './support/releases';
+import { demoFailure } from './support/demo-output';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const { a: A, b: B } = CLUSTER_BUILDS;
@@ -29,7 +30,7 @@ describe('a good build through a canary release with Argo Rollouts (npm run roll
     expect(removed.status, removed.stderr).toBe(0);
     expect(existsSync(CHROMIUM_PATH)).toBe(false);
     demo = spawnSync('npm', ['run', '--silent', 'rollout:demo', '--', '--cluster', '--canary'], { cwd: ROOT, encoding: 'utf8' });
-    expect(demo.status, `${demo.stdout}\n${demo.stderr}`).toBe(0);
+    expect(demo.status, demoFailure(demo)).toBe(0);
     expect(demo.stderr).toContain('>>> installing Debian packages: chromium');
     expect(demo.stdout).toMatch(/\d+ requests: 0 5xx, 0 connection errors, 0 other statuses/);
     expect(demo.stdout).toContain(`stable build now ${B}`);
