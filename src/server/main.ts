@@ -100,9 +100,7 @@ async function main(config: ServerConfig): Promise<void> {
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
       peerFiles:
-        release && releaseServices
-          ? createPeerFiles({ selfId: build.buildId, services: releaseServices, view: release.current, metrics })
-          : null,
+        release && releaseServices ? createPeerFiles({ selfId: build.buildId, services: releaseServices, release, metrics }) : null,
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
       notFoundPages,

@@ -4,7 +4,10 @@ import { freePort } from '../../tools/lib/ports.mjs';
 
 export interface SwitchableService {
   url: string;
-  /** Sends new connections to this port from now on, and closes the open ones, as a Service whose selector changed. */
+  /**
+   * Sends new connections to this port from now on, as a Service whose selector changed. Open
+   * connections stay with the port they reached, as kube-proxy leaves them with their pod.
+   */
   pointAt(port: number): void;
   close(): Promise<void>;
 }
@@ -35,7 +38,6 @@ export async function switchableService(initialPort: number): Promise<Switchable
     url: `http://127.0.0.1:${port}`,
     pointAt(next) {
       target = next;
-      for (const socket of open) socket.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {

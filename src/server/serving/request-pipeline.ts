@@ -12,7 +12,7 @@ import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths'
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
-import { deploymentIdOf, type PeerFiles } from './builds/peer-files';
+import { ANSWERING_BUILD_HEADER, deploymentIdOf, FORWARDED_HEADER, type PeerFiles } from './builds/peer-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
 import { serveFile } from './files/serve-file';
 import type { ServedFile } from './files/served-file';
@@ -94,6 +94,8 @@ export function createRequestListener(deps: PipelineDeps) {
     const malformed = malformedHeadOf(req);
     if (malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
     setHeaderList(res, head);
+    // A pod asking for another build's file learns whether the Service reached a pod of that build.
+    if (req.headers[FORWARDED_HEADER] !== undefined) res.setHeader(ANSWERING_BUILD_HEADER, deps.buildId);
     if (malformed !== undefined) {
       // What follows a head that cannot be trusted cannot be either.
       res.setHeader('Connection', 'close');
@@ -114,7 +116,8 @@ export function createRequestListener(deps: PipelineDeps) {
     if (file) return serveFile(req, res, file);
     if (pathname.startsWith(BUILD_ASSETS_PREFIX)) {
       // During a canary release, a file of the other live build comes from its pods.
-      if (deps.peerFiles?.mayForward(req, deploymentIdOf(req.url))) return deps.peerFiles.forward(req, res, 'asset');
+      const ofBuild = deploymentIdOf(req.url);
+      if (deps.peerFiles?.mayForward(req, ofBuild)) return deps.peerFiles.forward(req, res, 'asset', ofBuild);
       // A file of another build (during a rollout): a plain, uncached 404, so the browser sees a
       // chunk error and recovers, and no cache keeps the miss.
       return answerPlainText(req, res, 404, 'Not Found');

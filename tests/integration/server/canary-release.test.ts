@@ -7,8 +7,9 @@ import { switchableService, type SwitchableService } from '../../support/release
 
 // Two real builds side by side, as during a canary release: A stable, B the canary, each
 // process told the addresses of the stable and canary Services (stand-ins Argo Rollouts
-// would point at each build's pods). Every request of a page of one build is sent to the
-// other build's server, as the release's Service may do.
+// would point at each build's pods, which leave open connections where they are, as
+// kube-proxy does). Every request of a page of one build is sent to the other build's
+// server, as the release's Service may do.
 const { a: A, b: B } = TEST_BUILDS;
 let servers: Record<'a' | 'b', RunningServer>;
 let services: Record<'stable' | 'canary', SwitchableService>;
@@ -43,7 +44,8 @@ async function scriptsOf(server: RunningServer): Promise<string[]> {
 
 beforeAll(async () => {
   const ports = { a: await freePort(), b: await freePort() };
-  services = { stable: await switchableService(ports.a), canary: await switchableService(ports.b) };
+  // Argo moves the canary Service to the canary's pods only once they are available.
+  services = { stable: await switchableService(ports.a), canary: await switchableService(ports.a) };
   const env = { STABLE_SERVICE_URL: services.stable.url, CANARY_SERVICE_URL: services.canary.url };
   const [a, b] = await Promise.all([
     startServer(env, { entry: A.entry, port: ports.a }),
@@ -55,6 +57,29 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(servers ?? {}).map((server) => server.stop()));
   await Promise.all(Object.values(services ?? {}).map((service) => service.close()));
+});
+
+const forwards = (series: ReturnType<typeof parseSeries>, kind: string, result: string) =>
+  series.find((one) => one.name === 'meridian_peer_forwards_total' && one.labels.kind === kind && one.labels.result === result)?.value ?? 0;
+
+describe("as the canary's pod becomes available, before the canary Service moves to it", () => {
+  it("a file of B asked of A is answered once the Service reaches B, and A's next questions reach B", async () => {
+    // B's pod is already sent visitors by the release's Service, which selects every pod.
+    const [script] = await scriptsAloneOf(servers.b, servers.a);
+    const before = parseSeries(await scrape(servers.a));
+    const asked = request(`${servers.a.url}${script}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    services.canary.pointAt(portOf(servers.b));
+    const own = await request(`${servers.b.url}${script}`);
+    expect((await asked).status).toBe(200);
+    expect((await asked).body).toBe(own.body);
+    // A's own pod answered first (it lacks the file), and was asked again.
+    expect(forwards(parseSeries(await scrape(servers.a)), 'asset', 'misrouted')).toBeGreaterThan(forwards(before, 'asset', 'misrouted'));
+    // The connections A opened while the Service led to A led nowhere else: new questions take new ones.
+    const manifest = await request(`${servers.a.url}/builds/meta/${B.id}.json`);
+    expect(manifest.status).toBe(200);
+    expect(JSON.parse(manifest.body)).toMatchObject({ id: B.id });
+  });
 });
 
 describe('two builds serving at once: a page of either build gets its files from either server', () => {
@@ -112,22 +137,26 @@ describe('two builds serving at once: a page of either build gets its files from
     }
   });
 
-  it('forwards once only, and never a file of a build that no server has', async () => {
+  it('forwards once only, never a file of a build neither Service serves, and a file its build lacks is a miss at once', async () => {
     const [script] = await scriptsAloneOf(servers.a, servers.b);
     const before = parseSeries(await scrape(servers.b));
     const forwardedAgain = await request(`${servers.b.url}${script}`, { headers: { 'X-Meridian-Forwarded': '1' } });
     const nobodys = await request(`${servers.b.url}/_next/static/chunks/no-such-file.js?dpl=e2e-z`);
     const withoutId = await request(`${servers.b.url}${script?.split('?')[0]}`);
     const metaOfNobody = await request(`${servers.b.url}/builds/meta/e2e-z.json`);
-    expect([forwardedAgain.status, nobodys.status, withoutId.status, metaOfNobody.status]).toEqual([404, 404, 404, 404]);
+    const lackedByA = await request(`${servers.b.url}/_next/static/chunks/no-such-file.js?dpl=${A.id}`);
+    expect([forwardedAgain.status, nobodys.status, withoutId.status, metaOfNobody.status, lackedByA.status]).toEqual([
+      404, 404, 404, 404, 404,
+    ]);
     const after = parseSeries(await scrape(servers.b));
-    const count = (series: ReturnType<typeof parseSeries>, kind: string, result: string) =>
-      series.find((one) => one.name === 'meridian_peer_forwards_total' && one.labels.kind === kind && one.labels.result === result)
-        ?.value ?? 0;
-    // The chunk with no deployment id and the forwarded one were never sent on; the other two were, and missed.
-    expect(count(after, 'asset', 'missing') - count(before, 'asset', 'missing')).toBe(1);
-    expect(count(after, 'manifest', 'missing') - count(before, 'manifest', 'missing')).toBe(1);
-    expect(count(after, 'asset', 'served')).toBeGreaterThan(0);
+    // Only the file A lacks was sent on: A's answer, a miss from a pod of A, ends the forward.
+    for (const [kind, result, sent] of [
+      ['asset', 'missing', 1],
+      ['asset', 'misrouted', 0],
+      ['manifest', 'missing', 0],
+    ] as const)
+      expect(forwards(after, kind, result) - forwards(before, kind, result), `${kind} ${result}`).toBe(sent);
+    expect(forwards(after, 'asset', 'served')).toBeGreaterThan(0);
   });
 });
 
@@ -147,7 +176,7 @@ describe('builds/latest.json follows the Services as Argo Rollouts moves them', 
     });
   });
 
-  it('after an abort (both Services on A), names A alone on A, so tabs of B move back', async () => {
+  it('after an abort (both Services on A), names A alone on A, so tabs of B move back; a file of B is then a miss at once', async () => {
     services.stable.pointAt(portOf(servers.a));
     services.canary.pointAt(portOf(servers.a));
     await waitFor(
@@ -159,5 +188,12 @@ describe('builds/latest.json follows the Services as Argo Rollouts moves them', 
       },
       { timeoutMs: 15_000 },
     );
+    // A saw B live and no longer does: no pod is asked for B's files (nor for 5 s).
+    const before = parseSeries(await scrape(servers.a));
+    const [script] = await scriptsAloneOf(servers.b, servers.a);
+    expect((await request(`${servers.a.url}${script}`)).status).toBe(404);
+    const after = parseSeries(await scrape(servers.a));
+    for (const result of ['served', 'missing', 'misrouted', 'failed'])
+      expect(forwards(after, 'asset', result), result).toBe(forwards(before, 'asset', result));
   });
 });

@@ -1,5 +1,7 @@
+import { json } from 'node:stream/consumers';
 import type { Logger } from 'pino';
 import { CURRENT_BUILD_PATH } from '@/shared/site-paths';
+import { askService } from './service-request';
 
 /** A build as `builds/current.json` names it. */
 export interface BuildRef {
@@ -47,15 +49,20 @@ export function decideView(self: BuildRef, stable: BuildRef | null, canaryAnswer
 }
 
 async function fetchBuild(origin: string): Promise<BuildRef> {
-  const response = await fetch(`${origin}${CURRENT_BUILD_PATH}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const build = parseBuildRef(await response.json().catch(() => null));
-  if (!response.ok || !build) throw new Error(`${origin}${CURRENT_BUILD_PATH} answered ${response.status} without a build`);
+  const answer = await askService(new URL(CURRENT_BUILD_PATH, origin), {
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const build = parseBuildRef(await json(answer).catch(() => null));
+  if (answer.statusCode !== 200 || !build) throw new Error(`${origin}${CURRENT_BUILD_PATH} answered ${answer.statusCode} without a build`);
   return build;
 }
 
 export interface ReleaseWatch {
   /** The view as of the last refresh; null until the stable build has answered once. */
   current(): ReleaseView | null;
+  /** Whether a view named `id` stable or canary (one build per release this pod lives through). */
+  wasLive(id: string): boolean;
   /** Asks both Services now; resolves once both answered or failed. */
   refresh(): Promise<void>;
   stop(): void;
@@ -79,6 +86,7 @@ export function watchRelease(options: {
   const last: Record<'stable' | 'canary', BuildRef | null> = { stable: null, canary: null };
   const failing = { stable: false, canary: false };
   let view: ReleaseView | null = null;
+  const wasLive = new Set<string>();
 
   async function ask(role: 'stable' | 'canary'): Promise<void> {
     try {
@@ -96,6 +104,8 @@ export function watchRelease(options: {
     const next = decideView(options.self, last.stable, last.canary);
     if (!next || JSON.stringify(next) === JSON.stringify(view)) return;
     view = next;
+    wasLive.add(next.stable.id);
+    if (next.canary) wasLive.add(next.canary.id);
     options.logger.info({ stable: next.stable.id, canary: next.canary?.id ?? null }, 'Release view');
     options.onChange?.(next);
   }
@@ -110,6 +120,7 @@ export function watchRelease(options: {
   schedule();
   return {
     current: () => view,
+    wasLive: (id) => wasLive.has(id),
     refresh,
     stop: () => {
       stopped = true;

@@ -44,6 +44,6 @@ export function serveBuilds(
       : null;
   const manifest = id === null ? undefined : files.manifests.get(id);
   if (manifest) return serveFile(req, res, manifest);
-  if (peers?.mayForward(req, id)) return peers.forward(req, res, 'manifest');
+  if (peers?.mayForward(req, id)) return peers.forward(req, res, 'manifest', id);
   return answerJson(req, res, 404, NOT_FOUND);
 }

@@ -72,6 +72,8 @@ describe('watchRelease', () => {
       { stable: A, canary: B },
       { stable: B, canary: null },
     ]);
+    // A, promoted away, and B were live; C never was.
+    expect([A, B, C].map((build) => release.wasLive(build.id))).toEqual([true, true, false]);
     release.stop();
   });
 

@@ -1,0 +1,34 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/**
+ * Asks a Kubernetes Service on a connection of its own, and resolves with the answer's head.
+ * kube-proxy picks a pod per connection, and leaves open connections where they are when Argo
+ * Rollouts moves the Service's selector to another ReplicaSet: over a kept-alive connection a
+ * pod would go on asking a pod of the build the Service selected before. On the cluster, the
+ * stable pods then never heard of the canary, and asked one another for the canary's files.
+ * `timeoutMs` bounds the wait for the answer's head; `signal` (optional) the whole exchange.
+ */
+export function askService(
+  url: URL,
+  options: { method?: 'GET' | 'HEAD'; headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+): Promise<IncomingMessage> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    // No agent: a new connection, closed after this one exchange.
+    const request = send(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false, signal: options.signal },
+      (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    request.end();
+  });
+}
