@@ -39,7 +39,18 @@ if (process.argv.includes('--canary')) {
   console.log(`\nkubectl argo rollouts get rollout:\n${result.rolloutView}`);
   console.log(`report: ${path.relative(ROOT, files.html)}, chart: ${path.relative(ROOT, files.svg)}`);
   const promoted = !result.settled.aborted && result.settled.stableBuild === CLUSTER_BUILDS.b;
-  process.exit(totals.serverErrors + totals.connectionErrors + totals.otherStatuses === 0 && promoted ? 0 : 1);
+  const failedRequests = totals.serverErrors + totals.connectionErrors + totals.otherStatuses;
+  // The last line says why the demo failed: what every analysis that did not pass measured last.
+  if (!promoted) {
+    const unpassed = result.analyses
+      .flatMap((run) =>
+        run.metrics.filter((metric) => metric.phase !== 'Successful').map((metric) => `${metric.name} ${metric.values.at(-1)}`),
+      )
+      .join(', ');
+    console.log(`not promoted: ${result.settled.aborted ? 'aborted' : result.settled.phase}; ${unpassed || 'no analysis failed'}`);
+  } else if (failedRequests > 0)
+    console.log(`promoted, but ${failedRequests} requests failed: ${JSON.stringify(result.traffic.errorCodes)}`);
+  process.exit(failedRequests === 0 && promoted ? 0 : 1);
 }
 ensureRolloutTools();
 let result;
