@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BUILDS } from '../../../tools/lib/builds.mjs';
 import { waitFor } from '../../../tools/lib/wait.mjs';
-import { parseSeries, request, scrape } from '../support/http';
+import { request, scrape, valueOf } from '../support/http';
 import { freePort, portOf, startServer, type RunningServer } from '../support/server-process';
 import { switchableService, type SwitchableService } from '../../support/release-services';
 
@@ -59,14 +59,15 @@ afterAll(async () => {
   await Promise.all(Object.values(services ?? {}).map((service) => service.close()));
 });
 
-const forwards = (series: ReturnType<typeof parseSeries>, kind: string, result: string) =>
-  series.find((one) => one.name === 'meridian_peer_forwards_total' && one.labels.kind === kind && one.labels.result === result)?.value ?? 0;
+/** A server's forwards of `kind` that ended so (or, `misrouted`, were asked again), in an exposition it gave. */
+const forwards = (exposition: string, kind: string, result: string) =>
+  valueOf(exposition, 'meridian_peer_forwards_total', { kind, result }) ?? 0;
 
 describe("as the canary's pod becomes available, before the canary Service moves to it", () => {
   it("a file of B asked of A is answered once the Service reaches B, and A's next questions reach B", async () => {
     // B's pod is already sent visitors by the release's Service, which selects every pod.
     const [script] = await scriptsAloneOf(servers.b, servers.a);
-    const before = parseSeries(await scrape(servers.a));
+    const before = await scrape(servers.a);
     const asked = request(`${servers.a.url}${script}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     services.canary.pointAt(portOf(servers.b));
@@ -74,7 +75,7 @@ describe("as the canary's pod becomes available, before the canary Service moves
     expect((await asked).status).toBe(200);
     expect((await asked).body).toBe(own.body);
     // A's own pod answered first (it lacks the file), and was asked again.
-    expect(forwards(parseSeries(await scrape(servers.a)), 'asset', 'misrouted')).toBeGreaterThan(forwards(before, 'asset', 'misrouted'));
+    expect(forwards(await scrape(servers.a), 'asset', 'misrouted')).toBeGreaterThan(forwards(before, 'asset', 'misrouted'));
     // The connections A opened while the Service led to A led nowhere else: new questions take new ones.
     const manifest = await request(`${servers.a.url}/builds/meta/${B.id}.json`);
     expect(manifest.status).toBe(200);
@@ -139,7 +140,7 @@ describe('two builds serving at once: a page of either build gets its files from
 
   it('forwards once only, never a file of a build neither Service serves, and a file its build lacks is a miss at once', async () => {
     const [script] = await scriptsAloneOf(servers.a, servers.b);
-    const before = parseSeries(await scrape(servers.b));
+    const before = await scrape(servers.b);
     const forwardedAgain = await request(`${servers.b.url}${script}`, { headers: { 'X-Meridian-Forwarded': '1' } });
     const nobodys = await request(`${servers.b.url}/_next/static/chunks/no-such-file.js?dpl=e2e-z`);
     const withoutId = await request(`${servers.b.url}${script?.split('?')[0]}`);
@@ -148,7 +149,7 @@ describe('two builds serving at once: a page of either build gets its files from
     expect([forwardedAgain.status, nobodys.status, withoutId.status, metaOfNobody.status, lackedByA.status]).toEqual([
       404, 404, 404, 404, 404,
     ]);
-    const after = parseSeries(await scrape(servers.b));
+    const after = await scrape(servers.b);
     // Only the file A lacks was sent on: A's answer, a miss from a pod of A, ends the forward.
     for (const [kind, result, sent] of [
       ['asset', 'missing', 1],
@@ -189,10 +190,10 @@ describe('builds/latest.json follows the Services as Argo Rollouts moves them', 
       { timeoutMs: 15_000 },
     );
     // A saw B live and no longer does: no pod is asked for B's files (nor for 5 s).
-    const before = parseSeries(await scrape(servers.a));
+    const before = await scrape(servers.a);
     const [script] = await scriptsAloneOf(servers.b, servers.a);
     expect((await request(`${servers.a.url}${script}`)).status).toBe(404);
-    const after = parseSeries(await scrape(servers.a));
+    const after = await scrape(servers.a);
     for (const result of ['served', 'missing', 'misrouted', 'failed'])
       expect(forwards(after, 'asset', result), result).toBe(forwards(before, 'asset', result));
   });
