@@ -27,7 +27,9 @@ import type { Readiness } from './serving/health/health';
 import { loadNext, requireFromStandalone, type PreparedNext } from './serving/next/next-app';
 import { cacheBusting } from './serving/next/next-adapter';
 import { loadRouterPayloads } from './serving/router-payloads/router-payloads';
+import { createPageViewTokens } from './serving/telemetry/page-view-tokens';
 import { createRateLimiter } from './serving/telemetry/rate-limit';
+import { createReplayGuard } from './serving/telemetry/replay-guard';
 import { installFatalHandlers, installShutdown } from './shutdown';
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
@@ -85,6 +87,13 @@ async function main(config: ServerConfig): Promise<void> {
     : null;
   void release?.refresh();
   const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);
+  if (!config.telemetryTokenKeys) {
+    logger.warn(
+      { telemetry_token_keys: false },
+      'TELEMETRY_TOKEN_KEYS is unset: page-view tokens are signed with a key of this process only, so beacons reaching another replica are refused',
+    );
+  }
+  const tokenKeys = config.telemetryTokenKeys ?? [randomBytes(32).toString('base64url')];
   const publicServer = createPublicServer(
     config,
     createRequestListener({
@@ -103,6 +112,9 @@ async function main(config: ServerConfig): Promise<void> {
         release && releaseServices ? createPeerFiles({ selfId: build.buildId, services: releaseServices, release, metrics }) : null,
       readiness,
       limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
+      tokens: createPageViewTokens({ keys: tokenKeys, ttlMs: config.telemetryTokenTtlMs }),
+      replays: createReplayGuard(),
+      siteOrigin: build.siteUrl,
       notFoundPages,
       next: () => preparedNext,
       routeHandoverKey,

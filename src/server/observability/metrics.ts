@@ -28,6 +28,28 @@ export const PEER_FILE_KINDS = ['asset', 'manifest'] as const;
 /** `misrouted` counts each miss from a pod of another build than the file's, asked again; the others, each forward's end. */
 export const PEER_FORWARD_RESULTS = ['served', 'missing', 'failed', 'busy', 'misrouted'] as const;
 
+/** Why a beacon (or one event of it: `replay`) was refused at /api/telemetry (serving/telemetry/). */
+export const TELEMETRY_REJECTIONS = [
+  'rate_limited',
+  'method_not_allowed',
+  'cross_site',
+  'cross_origin',
+  'no_origin',
+  'unsupported_media_type',
+  'payload_too_large',
+  'request_timeout',
+  'aborted',
+  'invalid_json',
+  'invalid_batch',
+  'no_token',
+  'bad_token',
+  'expired_token',
+  'replay',
+  'bad_request',
+] as const;
+
+export type TelemetryRejection = (typeof TELEMETRY_REJECTIONS)[number];
+
 export type PeerFileKind = (typeof PEER_FILE_KINDS)[number];
 export type PeerForwardResult = (typeof PEER_FORWARD_RESULTS)[number];
 
@@ -97,13 +119,25 @@ export function createMetrics(build: BuildInfo) {
     }),
     clientEvents: new Counter({
       name: 'meridian_client_events_total',
-      help: "Events reported by browsers through /api/telemetry, by the page build (self: this server's build).",
+      help: "Events reported by browsers through /api/telemetry and counted (each kind once per page view), by the page view token's build (self: this server's build).",
       labelNames: ['event', 'page_build'] as const,
       registers: [registry],
     }),
     pageLoads: new Counter({
       name: 'meridian_page_loads_total',
       help: 'Pages this server answered to a browser loading them (a navigation: Sec-Fetch-Dest document, or Upgrade-Insecure-Requests over plain HTTP), whatever the status.',
+      registers: [registry],
+    }),
+    telemetryRejected: new Counter({
+      name: 'meridian_telemetry_rejected_total',
+      help: 'Beacons refused at /api/telemetry by reason, and events refused in accepted beacons (replay: a page view reporting a kind again).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    failedPageViews: new Counter({
+      name: 'meridian_client_failed_page_views_total',
+      help: "Page views whose browser reported a failure of the page's build (a chunk, its manifest or payloads, a locale file), each once, by the token's build.",
+      labelNames: ['page_build'] as const,
       registers: [registry],
     }),
     pageViews: new Counter({
@@ -149,6 +183,7 @@ export function createMetrics(build: BuildInfo) {
     }
   }
   for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
+  for (const reason of TELEMETRY_REJECTIONS) metrics.telemetryRejected.inc({ reason }, 0);
   for (const kind of PEER_FILE_KINDS) {
     for (const result of PEER_FORWARD_RESULTS) metrics.peerForwards.inc({ kind, result }, 0);
   }
@@ -156,6 +191,7 @@ export function createMetrics(build: BuildInfo) {
     for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind, page_build }, 0);
     for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event, page_build }, 0);
     metrics.pageViews.inc({ page_build }, 0);
+    metrics.failedPageViews.inc({ page_build }, 0);
     // Web Vitals too: a canary's first LCP reports would otherwise be lost to its analysis.
     for (const locale of LOCALES) {
       for (const histogram of [metrics.webVitalLcp, metrics.webVitalInp, metrics.webVitalCls]) histogram.zero({ locale, page_build });

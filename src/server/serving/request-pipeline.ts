@@ -35,6 +35,9 @@ import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
 import type { PagePayloads } from './router-payloads/router-payloads';
 import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
+import { pageViewTiming, renewPageViewToken } from './telemetry/page-view-headers';
+import type { PageViewTokens } from './telemetry/page-view-tokens';
+import type { ReplayGuard } from './telemetry/replay-guard';
 import { handleTelemetry } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
@@ -59,6 +62,12 @@ export interface PipelineDeps {
   notFoundPages: NotFoundPages;
   readiness: Readiness;
   limiter: { take(address: string): boolean };
+  /** Page-view tokens: issued with every page view counted, checked on every beacon. */
+  tokens: PageViewTokens;
+  /** Which page views reported what already (on this pod). */
+  replays: ReplayGuard;
+  /** SITE_URL's origin, a page's own too; undefined when unset. */
+  siteOrigin: string | undefined;
   /** Next, once prepared. */
   next: () => PreparedNext | null;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
@@ -108,9 +117,13 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
-      return handleTelemetry(req, res, { metrics, logger, buildId: deps.buildId, clientAddress, limiter: deps.limiter });
+      const { buildId, limiter, tokens, replays, siteOrigin } = deps;
+      return handleTelemetry(req, res, { metrics, logger, buildId, clientAddress, limiter, trust, siteOrigin, tokens, replays });
     }
-    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
+    if (pathname.startsWith(BUILDS_PREFIX)) {
+      renewPageViewToken(req, res, deps.tokens);
+      return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
+    }
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
     const file = siteFileOf(deps.files, pathname);
     if (file) return serveFile(req, res, file);
@@ -177,6 +190,8 @@ export function createRequestListener(deps: PipelineDeps) {
     const clientAddress = clientAddressOf(req, trust);
     const head = ['X-Request-Id', requestId, ...securityHeadersOf(route.pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
+    const pageView = pageViewTiming(route, deps.tokens, deps.buildId);
+    if (pageView) head.push('Server-Timing', pageView);
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
     const spanContext = observeRequest(deps, req, res, requestId, route, clientAddress, tracedScheme);
     if (spanContext) context.with(spanContext, respond, undefined, req, res, route, clientAddress, head, requestId);

@@ -16,6 +16,8 @@ describe('readConfig', () => {
       trustProxy: false,
       hsts: false,
       telemetryRateLimitPerMinute: 60,
+      telemetryTokenKeys: null,
+      telemetryTokenTtlMs: 1_800_000,
       buildPollIntervalMs: 60_000,
       releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
@@ -36,6 +38,8 @@ describe('readConfig', () => {
       TRUST_PROXY: '1',
       HSTS: '1',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
+      TELEMETRY_TOKEN_KEYS: `${'n'.repeat(32)}, ${'o'.repeat(40)}`,
+      TELEMETRY_TOKEN_TTL_MS: '600000',
       BUILD_POLL_INTERVAL_MS: '1000',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
@@ -53,6 +57,8 @@ describe('readConfig', () => {
       trustProxy: 1,
       hsts: true,
       telemetryRateLimitPerMinute: 10,
+      telemetryTokenKeys: ['n'.repeat(32), 'o'.repeat(40)],
+      telemetryTokenTtlMs: 600_000,
       buildPollIntervalMs: 1000,
       tracing: { enabled: true, serviceName: 'web' },
     });
@@ -127,6 +133,25 @@ describe('readConfig', () => {
     expect(readConfig(services).releaseServices).toEqual({ stable: 'http://web-stable.site.svc', canary: 'https://web-canary:8443' });
     expect(() => readConfig({ STABLE_SERVICE_URL: 'http://web-stable' })).toThrow(/CANARY_SERVICE_URL is unset: .* together, or neither/);
     expect(() => readConfig({ CANARY_SERVICE_URL: 'http://web-canary' })).toThrow(/STABLE_SERVICE_URL is unset/);
+  });
+
+  it('never prints a token key, even a refused one', () => {
+    for (const value of ['short-but-secret', `${'k'.repeat(32)},two words ${'k'.repeat(30)}`, Array(5).fill('k'.repeat(32)).join(',')]) {
+      expect(() => readConfig({ TELEMETRY_TOKEN_KEYS: value })).toThrow(
+        /^config: TELEMETRY_TOKEN_KEYS=\(hidden, \d+ characters\) is invalid: expected 1 to 4 comma-separated keys of at least 32 characters without spaces$/,
+      );
+    }
+  });
+
+  it('keeps page-view tokens alive over two poll intervals at least, three by default', () => {
+    expect(readConfig({ BUILD_POLL_INTERVAL_MS: '3600000' }).telemetryTokenTtlMs).toBe(10_800_000);
+    expect(readConfig({ BUILD_POLL_INTERVAL_MS: '600000', TELEMETRY_TOKEN_TTL_MS: '1200000' }).telemetryTokenTtlMs).toBe(1_200_000);
+    expect(() => readConfig({ BUILD_POLL_INTERVAL_MS: '600000', TELEMETRY_TOKEN_TTL_MS: '1199999' })).toThrow(
+      /TELEMETRY_TOKEN_TTL_MS=1199999 must be at least twice BUILD_POLL_INTERVAL_MS=600000/,
+    );
+    expect(() => readConfig({ TELEMETRY_TOKEN_TTL_MS: '59999' })).toThrow(
+      /TELEMETRY_TOKEN_TTL_MS="59999" is invalid: expected an integer from 60000 to 604800000/,
+    );
   });
 
   it('keeps the metrics port off the public port', () => {

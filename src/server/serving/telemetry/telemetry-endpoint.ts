@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Metrics } from '@/server/observability/metrics';
+import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
+import type { ProxyTrust } from '@/server/serving/edge/client-address';
 import type { PageBuild } from '@/shared/telemetry-events';
+import type { PageView, PageViewTokens } from './page-view-tokens';
+import type { ReplayGuard } from './replay-guard';
+import { FAILED_PAGE_VIEW, isPageFailure, reportKindOf } from './report-kinds';
+import { originRefusal } from './same-origin';
 import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */
@@ -10,18 +15,28 @@ const MAX_BODY_BYTES = 8192;
 const READ_TIMEOUT_MS = 10_000;
 /** The limiter's window is a minute. */
 const RETRY_AFTER_SECONDS = '60';
-/** sendBeacon sends a string as text/plain, which also spares a CORS preflight. */
-const CONTENT_TYPES = new Set(['application/json', 'text/plain']);
+/**
+ * Our pages send a Blob typed application/json. A text/plain POST is what another site's page
+ * can send without a CORS preflight, so it is refused; with this type a cross-site page's
+ * browser asks first (OPTIONS), gets no Access-Control-Allow-Origin, and sends nothing.
+ */
+const CONTENT_TYPE = 'application/json';
 /** Keeps the warning about an unexpected failure to one short line. */
 const MAX_LOGGED_ERROR = 500;
 
 export interface TelemetryDeps {
   metrics: Metrics;
-  /** This server's build: a beacon's `build` is `self` when it names it, `other` whatever else it says. */
+  /** This server's build: a report is `self` when its token names it, `other` whatever else it names. */
   buildId: string;
   logger: Logger;
   clientAddress: string;
   limiter: { take(address: string): boolean };
+  /** Which proxies may name the original host and scheme, for the same-origin check. */
+  trust: ProxyTrust;
+  /** SITE_URL's origin, which a page's Origin may name too; undefined when unset. */
+  siteOrigin: string | undefined;
+  tokens: PageViewTokens;
+  replays: ReplayGuard;
   /** Only tests shorten it. */
   readTimeoutMs?: number;
 }
@@ -65,18 +80,37 @@ function mediaTypeOf(req: IncomingMessage): string {
   return type.trim().toLowerCase();
 }
 
-/** Every refusal: a tiny JSON body, never cached. */
-function fail(res: ServerResponse, status: number, error: string, options: { close: boolean; headers?: Record<string, string> }): void {
+/**
+ * Every refusal: a tiny JSON body naming the reason, never cached, and counted. Browsers ignore
+ * a beacon's answer, so its status only tells a person (or a script) what was wrong.
+ */
+function refuse(
+  res: ServerResponse,
+  metrics: Metrics,
+  status: number,
+  reason: TelemetryRejection,
+  options: { close: boolean; headers?: Record<string, string> },
+): void {
+  metrics.telemetryRejected.inc({ reason });
+  answerRefusal(res, status, reason, options);
+}
+
+function answerRefusal(
+  res: ServerResponse,
+  status: number,
+  reason: TelemetryRejection,
+  options: { close: boolean; headers?: Record<string, string> },
+): void {
   if (res.headersSent) return;
   res.statusCode = status;
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-store');
   if (options.close) res.setHeader('Connection', 'close');
-  res.end(JSON.stringify({ error }));
+  res.end(JSON.stringify({ error: reason }));
 }
 
-function record(event: ReceivedTelemetryEvent, page_build: PageBuild, { metrics, logger }: TelemetryDeps): void {
+function record(event: ReceivedTelemetryEvent, view: PageView, page_build: PageBuild, { metrics, logger }: TelemetryDeps): void {
   metrics.clientEvents.inc({ event: event.type, page_build });
   switch (event.type) {
     case 'locale_load_failed': {
@@ -93,10 +127,11 @@ function record(event: ReceivedTelemetryEvent, page_build: PageBuild, { metrics,
       return;
     }
     case 'web_vital': {
-      const labels = { locale: event.locale, page_build };
+      // The page view's locale, as the server that answered it decided.
+      const labels = { locale: view.locale, page_build };
       // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
       // FCP and TTFB have no histogram; a page reports its TTFB once per load (Next's
-      // useReportWebVitals), which makes it the page view that failures are counted against.
+      // useReportWebVitals), which makes it the page view reporting counts against.
       if (event.name === 'LCP') metrics.webVitalLcp.observe(labels, event.value / 1000);
       else if (event.name === 'INP') metrics.webVitalInp.observe(labels, event.value / 1000);
       else if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
@@ -110,43 +145,69 @@ function record(event: ReceivedTelemetryEvent, page_build: PageBuild, { metrics,
   }
 }
 
+/**
+ * Counts the events of a page view not reported before (on this pod), each other one as a
+ * refused replay, and the page view as failed at its first failure. Returns how many were counted.
+ */
+function recordOnce(events: readonly ReceivedTelemetryEvent[], view: PageView, deps: TelemetryDeps): number {
+  const page_build: PageBuild = view.build === deps.buildId ? 'self' : 'other';
+  let counted = 0;
+  for (const event of events) {
+    if (!deps.replays.firstReport(view.id, reportKindOf(event), view.expiresAt)) {
+      deps.metrics.telemetryRejected.inc({ reason: 'replay' });
+      continue;
+    }
+    counted += 1;
+    record(event, view, page_build, deps);
+    if (isPageFailure(event) && deps.replays.firstReport(view.id, FAILED_PAGE_VIEW, view.expiresAt)) {
+      deps.metrics.failedPageViews.inc({ page_build });
+    }
+  }
+  return counted;
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
+  const { metrics } = deps;
+  const body = hasBody(req);
   // Every request counts against the limit, valid or not, so garbage can't be sent for free.
   if (!deps.limiter.take(deps.clientAddress)) {
-    return fail(res, 429, 'rate_limited', { close: hasBody(req), headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+    return refuse(res, metrics, 429, 'rate_limited', { close: body, headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
   }
   if (req.method !== 'POST') {
-    return fail(res, 405, 'method_not_allowed', { close: hasBody(req), headers: { Allow: 'POST' } });
+    return refuse(res, metrics, 405, 'method_not_allowed', { close: body, headers: { Allow: 'POST' } });
   }
-  if (!CONTENT_TYPES.has(mediaTypeOf(req))) {
-    return fail(res, 415, 'unsupported_media_type', { close: hasBody(req) });
-  }
+  const foreign = originRefusal(req, deps.trust, deps.siteOrigin);
+  if (foreign) return refuse(res, metrics, 403, foreign, { close: body });
+  if (mediaTypeOf(req) !== CONTENT_TYPE) return refuse(res, metrics, 415, 'unsupported_media_type', { close: body });
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-    return fail(res, 413, 'payload_too_large', { close: true });
+    return refuse(res, metrics, 413, 'payload_too_large', { close: true });
   }
 
   const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS);
-  if (read.kind === 'too_large') return fail(res, 413, 'payload_too_large', { close: true });
-  if (read.kind === 'timeout') return fail(res, 408, 'request_timeout', { close: true });
-  if (read.kind === 'aborted') return fail(res, 400, 'aborted', { close: true });
+  if (read.kind === 'too_large') return refuse(res, metrics, 413, 'payload_too_large', { close: true });
+  if (read.kind === 'timeout') return refuse(res, metrics, 408, 'request_timeout', { close: true });
+  if (read.kind === 'aborted') return refuse(res, metrics, 400, 'aborted', { close: true });
 
   let json: unknown;
   try {
     json = JSON.parse(read.body.toString('utf8'));
   } catch {
-    return fail(res, 400, 'invalid_json', { close: false });
+    return refuse(res, metrics, 400, 'invalid_json', { close: false });
   }
   const batch = telemetryBatchSchema.safeParse(json);
-  if (!batch.success) return fail(res, 400, 'invalid_batch', { close: false });
+  if (!batch.success) return refuse(res, metrics, 400, 'invalid_batch', { close: false });
+  const { token, events } = batch.data;
+  if (token === undefined) return refuse(res, metrics, 403, 'no_token', { close: false });
+  const check = deps.tokens.verify(token);
+  if (!check.ok) return refuse(res, metrics, 403, check.reason, { close: false });
 
-  // The page's own word, which no server can check: a forged id is `other`, counted once like any report.
-  const pageBuild: PageBuild = batch.data.build === deps.buildId ? 'self' : 'other';
-  for (const event of batch.data.events) record(event, pageBuild, deps);
+  // The build a report counts for is the token's, which the page cannot choose.
+  // A beacon of nothing but replays (each already counted as one) is refused as a whole.
+  if (recordOnce(events, check.view, deps) === 0) return answerRefusal(res, 409, 'replay', { close: false });
   res.statusCode = 204;
   res.setHeader('Cache-Control', 'no-store');
   res.end();
 }
-
 /**
  * POST /api/telemetry: beacons from browsers, turned into metrics and log
  * lines. Browser input must never cause a 5xx nor reject out of here: anything
@@ -159,7 +220,7 @@ export async function handleTelemetry(req: IncomingMessage, res: ServerResponse,
     try {
       const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       deps.logger.warn({ error: description.slice(0, MAX_LOGGED_ERROR) }, 'Telemetry request failed');
-      fail(res, 400, 'bad_request', { close: true });
+      refuse(res, deps.metrics, 400, 'bad_request', { close: true });
     } catch {
       // Nothing left to do: the socket or the logger is broken, and this function must not throw.
     }
