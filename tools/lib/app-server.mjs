@@ -29,6 +29,13 @@ export function waitForHttp(url, timeoutMs = 30_000) {
 }
 
 /**
+ * The page-view token key of every server the harness starts: like a release's pods (the
+ * chart's Secret), they verify each other's tokens, so a tab's reports still count after its
+ * server is replaced by another build's.
+ */
+export const HARNESS_TOKEN_KEYS = 'meridian-harness-page-view-token-key';
+
+/**
  * Runs the production server (our entry) of the current build, or of the build
  * whose entry is given, on `port`. Returns its base URL, its output so far, and
  * a stop() that waits for exit and resolves with the exit code. A server not
@@ -39,7 +46,14 @@ export function waitForHttp(url, timeoutMs = 30_000) {
 export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY), readyTimeoutMs = 30_000 }) {
   const child = spawn(process.execPath, [entry], {
     cwd,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
+      TELEMETRY_TOKEN_KEYS: HARNESS_TOKEN_KEYS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -81,6 +81,7 @@ describe('monitoring objects', () => {
             'MeridianLatencyP99High',
             'MeridianClientLocaleLoadFailureBurst',
             'MeridianClientManifestFetchFailureBurst',
+            'MeridianChunkReloadBlocked',
             'MeridianEventLoopLagHigh',
           ].includes(entry.alert)
         )

@@ -64,7 +64,12 @@ describe('the Grafana dashboard', () => {
         "Page views by locale (browsers' LCP reports)",
         'Home page requests: / (English) and /[locale] (other locales)',
       ],
-      Freshness: ['Manifest, payload and latest fetch failures by kind', '/builds/latest.json requests per second by status'],
+      Freshness: [
+        'Manifest, payload and latest fetch failures by kind',
+        '/builds/latest.json requests per second by status',
+        'Share of page views reporting a failure',
+        'Browser reports refused, by reason',
+      ],
       'Web Vitals': ['LCP p75 by locale', 'INP p75 by locale', 'CLS p75 by locale'],
     });
   });

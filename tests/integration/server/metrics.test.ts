@@ -6,6 +6,7 @@ import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 import { eventually, parseSeries, request, scrape, valueOf } from '../support/http';
 import { startServer, type RunningServer } from '../support/server-process';
+import { loadPage, sendBeacon } from '../../../tools/telemetry-attack/requests.mjs';
 
 /** What the build wrote beside the server (read when needed: the build may be replaced between test runs). */
 const buildInfo = () =>
@@ -19,7 +20,6 @@ const buildInfo = () =>
 const PROM_CLIENT_LINT = /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
 
 const BEACON = {
-  build: 'e2e-a',
   events: [
     { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: '/ja' },
     { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 500' },
@@ -91,12 +91,8 @@ describe('the metrics port', () => {
   });
 
   it('turns a telemetry beacon into meridian_* counters and histograms', async () => {
-    const reply = await request(`${server.url}/api/telemetry`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(BEACON),
-    });
-    expect(reply.status).toBe(204);
+    const { token } = await loadPage(server.url, { path: '/ja' });
+    expect(await sendBeacon(server.url, { ...BEACON, token })).toBe(204);
 
     const text = await scrape(server);
     expect(valueOf(text, 'meridian_client_events_total', { event: 'web_vital', page_build: 'self' })).toBe(1);
