@@ -114,7 +114,8 @@ const SECRETS: ReadonlySet<string> = new Set(['TELEMETRY_TOKEN_KEYS']);
 
 /** Page-view tokens live 30 minutes by default, and at least three poll intervals, so open tabs renew theirs in time. */
 const DEFAULT_TOKEN_TTL_MS = 1_800_000;
-const TOKEN_TTL_BOUNDS_MS = { min: 60_000, max: 7 * 86_400_000 };
+/** A minute to a week. */
+const TOKEN_TTL_BOUNDS_MS = { min: 60_000, max: 604_800_000 };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -133,6 +134,10 @@ const schema = z.object({
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
   TELEMETRY_TOKEN_KEYS: tokenKeys,
   TELEMETRY_TOKEN_TTL_MS: boundedInteger(TOKEN_TTL_BOUNDS_MS.min, TOKEN_TTL_BOUNDS_MS.max).optional(),
+  POD_IP: z
+    .string()
+    .refine((value) => isIP(value) !== 0, { error: 'expected an IPv4 or IPv6 address (the pod’s status.podIP)' })
+    .optional(),
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
@@ -165,6 +170,11 @@ export interface ServerConfig {
   readonly telemetryTokenKeys: readonly string[] | null;
   /** How long a page-view token is accepted after it was issued or renewed. */
   readonly telemetryTokenTtlMs: number;
+  /**
+   * This pod's address, where the other pods of its release reach it (Kubernetes' status.podIP):
+   * its page-view tokens name it, so each page view's reports are counted by one pod. Null elsewhere.
+   */
+  readonly podIp: string | null;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
   readonly buildPollIntervalMs: number;
   /**
@@ -228,6 +238,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
     telemetryTokenKeys: values.TELEMETRY_TOKEN_KEYS ?? null,
     telemetryTokenTtlMs: tokenTtl,
+    podIp: values.POD_IP ?? null,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
     releaseServices,
     tracing: Object.freeze({

@@ -27,9 +27,7 @@ import type { Readiness } from './serving/health/health';
 import { loadNext, requireFromStandalone, type PreparedNext } from './serving/next/next-app';
 import { cacheBusting } from './serving/next/next-adapter';
 import { loadRouterPayloads } from './serving/router-payloads/router-payloads';
-import { createPageViewTokens } from './serving/telemetry/page-view-tokens';
-import { createRateLimiter } from './serving/telemetry/rate-limit';
-import { createReplayGuard } from './serving/telemetry/replay-guard';
+import { createTelemetryServices } from './serving/telemetry/telemetry-services';
 import { installFatalHandlers, installShutdown } from './shutdown';
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
@@ -87,13 +85,13 @@ async function main(config: ServerConfig): Promise<void> {
     : null;
   void release?.refresh();
   const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);
-  if (!config.telemetryTokenKeys) {
+  const telemetry = createTelemetryServices(config, build.siteUrl);
+  if (telemetry.ownKey) {
     logger.warn(
       { telemetry_token_keys: false },
       'TELEMETRY_TOKEN_KEYS is unset: page-view tokens are signed with a key of this process only, so beacons reaching another replica are refused',
     );
   }
-  const tokenKeys = config.telemetryTokenKeys ?? [randomBytes(32).toString('base64url')];
   const publicServer = createPublicServer(
     config,
     createRequestListener({
@@ -111,10 +109,7 @@ async function main(config: ServerConfig): Promise<void> {
       peerFiles:
         release && releaseServices ? createPeerFiles({ selfId: build.buildId, services: releaseServices, release, metrics }) : null,
       readiness,
-      limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
-      tokens: createPageViewTokens({ keys: tokenKeys, ttlMs: config.telemetryTokenTtlMs }),
-      replays: createReplayGuard(),
-      siteOrigin: build.siteUrl,
+      telemetry,
       notFoundPages,
       next: () => preparedNext,
       routeHandoverKey,

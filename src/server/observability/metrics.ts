@@ -45,8 +45,12 @@ export const TELEMETRY_REJECTIONS = [
   'bad_token',
   'expired_token',
   'replay',
+  'bad_relay',
   'bad_request',
 ] as const;
+
+/** How a beacon of another pod's page-view token went to that pod (serving/telemetry/beacon-relay.ts). */
+export const TELEMETRY_RELAY_RESULTS = ['relayed', 'owner_unreachable'] as const;
 
 export type TelemetryRejection = (typeof TELEMETRY_REJECTIONS)[number];
 
@@ -134,6 +138,12 @@ export function createMetrics(build: BuildInfo) {
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    telemetryRelays: new Counter({
+      name: 'meridian_telemetry_relays_total',
+      help: 'Beacons of a page view another pod issued, relayed to that pod to be counted there (owner_unreachable: counted here instead).',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
     failedPageViews: new Counter({
       name: 'meridian_client_failed_page_views_total',
       help: "Page views whose browser reported a failure of the page's build (a chunk, its manifest or payloads, a locale file), each once, by the token's build.",
@@ -184,6 +194,7 @@ export function createMetrics(build: BuildInfo) {
   }
   for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
   for (const reason of TELEMETRY_REJECTIONS) metrics.telemetryRejected.inc({ reason }, 0);
+  for (const result of TELEMETRY_RELAY_RESULTS) metrics.telemetryRelays.inc({ result }, 0);
   for (const kind of PEER_FILE_KINDS) {
     for (const result of PEER_FORWARD_RESULTS) metrics.peerForwards.inc({ kind, result }, 0);
   }

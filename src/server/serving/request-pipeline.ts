@@ -36,9 +36,7 @@ import { routeOf, type RequestRoute } from './routing/request-route';
 import type { PagePayloads } from './router-payloads/router-payloads';
 import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
 import { pageViewTiming, renewPageViewToken } from './telemetry/page-view-headers';
-import type { PageViewTokens } from './telemetry/page-view-tokens';
-import type { ReplayGuard } from './telemetry/replay-guard';
-import { handleTelemetry } from './telemetry/telemetry-endpoint';
+import { handleTelemetry, type TelemetryServices } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
   config: ServerConfig;
@@ -61,13 +59,8 @@ export interface PipelineDeps {
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
   readiness: Readiness;
-  limiter: { take(address: string): boolean };
-  /** Page-view tokens: issued with every page view counted, checked on every beacon. */
-  tokens: PageViewTokens;
-  /** Which page views reported what already (on this pod). */
-  replays: ReplayGuard;
-  /** SITE_URL's origin, a page's own too; undefined when unset. */
-  siteOrigin: string | undefined;
+  /** Browser reports: the page-view tokens issued with every page view counted, and what checks each beacon. */
+  telemetry: TelemetryServices;
   /** Next, once prepared. */
   next: () => PreparedNext | null;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
@@ -117,11 +110,10 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
-      const { buildId, limiter, tokens, replays, siteOrigin } = deps;
-      return handleTelemetry(req, res, { metrics, logger, buildId, clientAddress, limiter, trust, siteOrigin, tokens, replays });
+      return handleTelemetry(req, res, { ...deps.telemetry, metrics, logger, buildId: deps.buildId, clientAddress, trust });
     }
     if (pathname.startsWith(BUILDS_PREFIX)) {
-      renewPageViewToken(req, res, deps.tokens);
+      renewPageViewToken(req, res, deps.telemetry.tokens);
       return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
     }
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
@@ -190,7 +182,7 @@ export function createRequestListener(deps: PipelineDeps) {
     const clientAddress = clientAddressOf(req, trust);
     const head = ['X-Request-Id', requestId, ...securityHeadersOf(route.pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
-    const pageView = pageViewTiming(route, deps.tokens, deps.buildId);
+    const pageView = pageViewTiming(route, deps.telemetry.tokens, deps.buildId);
     if (pageView) head.push('Server-Timing', pageView);
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
     const spanContext = observeRequest(deps, req, res, requestId, route, clientAddress, tracedScheme);

@@ -7,6 +7,7 @@ import {
   PEER_FILE_KINDS,
   PEER_FORWARD_RESULTS,
   TELEMETRY_REJECTIONS,
+  TELEMETRY_RELAY_RESULTS,
   UNPARSED_REASONS,
 } from '@/server/observability/metrics';
 import { ROUTES } from '@/server/observability/route-label';
@@ -45,6 +46,7 @@ const EXPECTED: Record<string, Record<string, readonly string[]>> = {
   meridian_client_page_views_total: { page_build: PAGE_BUILDS },
   meridian_client_failed_page_views_total: { page_build: PAGE_BUILDS },
   meridian_telemetry_rejected_total: { reason: TELEMETRY_REJECTIONS },
+  meridian_telemetry_relays_total: { result: TELEMETRY_RELAY_RESULTS },
   meridian_locale_load_failures_total: {
     locale: LOCALE_LABELS,
     namespace: NAMESPACE_LABELS,

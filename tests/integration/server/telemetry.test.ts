@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPage, sendBeacon, tokenOf } from '../../../tools/telemetry-attack/requests.mjs';
 import { parseSeries, request, scrape, type Reply, type RequestOptions } from '../support/http';
-import { startServer, type RunningServer } from '../support/server-process';
+import { freePort, startServer, type RunningServer } from '../support/server-process';
 
 const JSON_TYPE = { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' };
 const LCP = { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: '/ja' };
@@ -122,6 +122,33 @@ describe('page-view tokens', () => {
     const warning = (server: RunningServer) => server.lines().some((line) => line.includes('TELEMETRY_TOKEN_KEYS is unset'));
     expect(warning(direct)).toBe(true);
     expect(warning(proxied)).toBe(false);
+  });
+});
+
+describe('two pods of a release', () => {
+  it('count each page view once, at the pod that issued its token, however many pods its replays reach', async () => {
+    // As two pods: each its own address (POD_IP), the port they share.
+    const port = await freePort();
+    const pod = (address: string) => startServer({ TELEMETRY_TOKEN_KEYS: KEY, POD_IP: address, HOSTNAME: address }, { port });
+    const [owner, other] = await Promise.all([pod('127.0.0.2'), pod('127.0.0.3')]);
+    try {
+      const { token } = await loadPage(owner.url, { path: '/ja' });
+      const failure = { token, events: [{ type: 'chunk_reload_blocked' }] };
+      expect(await sendBeacon(other.url, failure)).toBe(204);
+      for (const each of [other, owner, other, owner]) expect(await sendBeacon(each.url, failure)).toBe(409);
+      expect(await counter(owner, 'meridian_client_events_total', { event: 'chunk_reload_blocked' })).toBe(1);
+      expect(await counter(other, 'meridian_client_events_total', { event: 'chunk_reload_blocked' })).toBe(0);
+      expect(await counter(other, 'meridian_telemetry_relays_total', { result: 'relayed' })).toBe(3);
+      expect(await counter(owner, 'meridian_telemetry_rejected_total', { reason: 'replay' })).toBe(4);
+
+      // The owner gone (its pod replaced), the other counts its page views' reports itself.
+      await owner.stop();
+      expect(await sendBeacon(other.url, { token, events: [{ type: 'chunk_reload' }] })).toBe(204);
+      expect(await counter(other, 'meridian_telemetry_relays_total', { result: 'owner_unreachable' })).toBe(1);
+      expect(await counter(other, 'meridian_client_events_total', { event: 'chunk_reload' })).toBe(1);
+    } finally {
+      await Promise.all([owner.stop(), other.stop()]);
+    }
   });
 });
 

@@ -92,10 +92,12 @@ export async function startServer(
   child.stdout?.on('data', (chunk) => (stdout += chunk));
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const url = `http://127.0.0.1:${port}`;
+  // A server given its own loopback address (HOSTNAME, as a pod has its own) is reached there.
+  const host = env.HOSTNAME ?? '127.0.0.1';
+  const url = `http://${host}:${port}`;
   const server: RunningServer = {
     url,
-    metricsUrl: `http://127.0.0.1:${metricsPort}`,
+    metricsUrl: `http://${host}:${metricsPort}`,
     child,
     lines: () => stdout.split('\n').filter(Boolean),
     stderr: () => stderr,

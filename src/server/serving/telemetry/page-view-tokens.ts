@@ -12,6 +12,8 @@ export interface PageView {
   /** When this token (the first, or a renewal) was issued, in ms. */
   issuedAt: number;
   expiresAt: number;
+  /** The address of the pod that issued it, which counts its reports; empty outside Kubernetes (POD_IP unset). */
+  owner: string;
 }
 
 export type TokenCheck = { ok: true; view: PageView } | { ok: false; reason: 'bad_token' | 'expired_token' };
@@ -28,11 +30,15 @@ export interface PageViewTokenOptions {
   /** Secrets shared by every pod of the release: the first signs, all verify (rotation). */
   keys: readonly string[];
   ttlMs: number;
+  /** This pod's address, named in its tokens as their owner; empty for none. */
+  owner?: string;
   now?: () => number;
 }
 
 const ID_BYTES = 12;
 const ID_PATTERN = /^[\w-]{16}$/;
+/** An IPv4 or IPv6 address, as POD_IP gives it (config.ts checks it). */
+const OWNER_PATTERN = /^[\da-fA-F.:]{0,45}$/;
 const BUILD_PATTERN = /^[\w.-]{1,64}$/;
 /** Bytes of the HMAC-SHA256 kept: 128 bits, as much as a forger must guess. */
 const MAC_BYTES = 16;
@@ -42,19 +48,19 @@ const keyIdOf = (key: string) => createHash('sha256').update(key).digest('base64
 
 /**
  * Page-view tokens: `<key id>.<payload>.<mac>`, where the payload (base64url) is the page
- * view's id, build, locale, issue and expiry times (seconds), and the mac an HMAC-SHA256 of
+ * view's id, build, locale, issue and expiry times (seconds) and owner, and the mac an HMAC-SHA256 of
  * what precedes it under the release's key. Stateless: any pod holding the key verifies a
  * token another pod issued, and nobody without it can make one.
  */
-export function createPageViewTokens({ keys, ttlMs, now = Date.now }: PageViewTokenOptions): PageViewTokens {
+export function createPageViewTokens({ keys, ttlMs, owner: self = '', now = Date.now }: PageViewTokenOptions): PageViewTokens {
   const byId = new Map(keys.map((key) => [keyIdOf(key), key]));
   const signingId = keyIdOf(keys[0] ?? '');
   const mac = (key: string, signed: string) => createHmac('sha256', key).update(signed).digest().subarray(0, MAC_BYTES);
 
-  function sign(id: string, build: string, locale: Locale): string {
+  function sign(id: string, build: string, locale: Locale, owner: string): string {
     const issued = Math.floor(now() / 1000);
     const expires = issued + Math.ceil(ttlMs / 1000);
-    const signed = `${signingId}.${Buffer.from(`${id}~${build}~${locale}~${issued}~${expires}`).toString('base64url')}`;
+    const signed = `${signingId}.${Buffer.from(`${id}~${build}~${locale}~${issued}~${expires}~${owner}`).toString('base64url')}`;
     return `${signed}.${mac(byId.get(signingId) ?? '', signed).toString('base64url')}`;
   }
 
@@ -69,14 +75,15 @@ export function createPageViewTokens({ keys, ttlMs, now = Date.now }: PageViewTo
     const expected = mac(key, `${keyId}.${payload}`);
     const given = Buffer.from(sent, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const [id = '', build = '', locale = '', issued = '', expires = '', ...rest] = Buffer.from(payload, 'base64url').toString().split('~');
-    if (rest.length > 0 || !ID_PATTERN.test(id) || !BUILD_PATTERN.test(build) || !isLocale(locale)) return null;
-    if (!/^\d{1,12}$/.test(issued) || !/^\d{1,12}$/.test(expires)) return null;
-    return { id, build, locale, issuedAt: Number(issued) * 1000, expiresAt: Number(expires) * 1000 };
+    const fields = Buffer.from(payload, 'base64url').toString().split('~');
+    const [id = '', build = '', locale = '', issued = '', expires = '', owner = ''] = fields;
+    if (fields.length !== 6 || !ID_PATTERN.test(id) || !BUILD_PATTERN.test(build) || !isLocale(locale)) return null;
+    if (!/^\d{1,12}$/.test(issued) || !/^\d{1,12}$/.test(expires) || !OWNER_PATTERN.test(owner)) return null;
+    return { id, build, locale, issuedAt: Number(issued) * 1000, expiresAt: Number(expires) * 1000, owner };
   }
 
   return {
-    issue: (build, locale) => sign(randomBytes(ID_BYTES).toString('base64url'), build, locale),
+    issue: (build, locale) => sign(randomBytes(ID_BYTES).toString('base64url'), build, locale, self),
     verify(token) {
       const view = read(token);
       if (!view) return { ok: false, reason: 'bad_token' };
@@ -85,7 +92,7 @@ export function createPageViewTokens({ keys, ttlMs, now = Date.now }: PageViewTo
     renew(token) {
       const view = read(token);
       // A tab that could not poll for a while (hidden, offline) still gets its token back.
-      return view && now() <= view.expiresAt + ttlMs ? sign(view.id, view.build, view.locale) : null;
+      return view && now() <= view.expiresAt + ttlMs ? sign(view.id, view.build, view.locale, view.owner) : null;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { BUILD_FILE_KINDS, TELEMETRY_EVENT_TYPES, WEB_VITAL_NAMES } from '@/shared/telemetry-events';
 import type { ReceivedTelemetryEvent } from './schema';
 
 /**
@@ -5,26 +6,17 @@ import type { ReceivedTelemetryEvent } from './schema';
  * several things a page can see once each (a failed manifest and a failed poll; each web
  * vital). `failed` is the page view's first failure of any kind, counted once too.
  */
-const REPORT_KINDS = [
-  'locale_load_failed',
-  'manifest_fetch_failed:manifest',
-  'manifest_fetch_failed:latest',
-  'payload_fetch_failed',
-  'build_update_detected',
-  'chunk_reload',
-  'chunk_reload_blocked',
-  'web_vital:LCP',
-  'web_vital:INP',
-  'web_vital:CLS',
-  'web_vital:FCP',
-  'web_vital:TTFB',
+const REPORT_KINDS: readonly string[] = [
+  ...TELEMETRY_EVENT_TYPES.flatMap((type) => {
+    if (type === 'manifest_fetch_failed') return BUILD_FILE_KINDS.map((kind) => `${type}:${kind}`);
+    if (type === 'web_vital') return WEB_VITAL_NAMES.map((name) => `${type}:${name}`);
+    return [type];
+  }),
   'failed',
-] as const;
-
-type ReportKind = (typeof REPORT_KINDS)[number];
+];
 
 /** The kind's bit in the replay guard (replay-guard.ts). */
-const bitOf = (kind: ReportKind) => REPORT_KINDS.indexOf(kind);
+const bitOf = (kind: string) => REPORT_KINDS.indexOf(kind);
 
 export const FAILED_PAGE_VIEW = bitOf('failed');
 

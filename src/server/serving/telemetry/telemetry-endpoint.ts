@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
 import type { ProxyTrust } from '@/server/serving/edge/client-address';
 import type { PageBuild } from '@/shared/telemetry-events';
+import { RELAY_HEADER, type BeaconRelay, type RelayAnswer } from './beacon-relay';
 import type { PageView, PageViewTokens } from './page-view-tokens';
 import type { ReplayGuard } from './replay-guard';
 import { FAILED_PAGE_VIEW, isPageFailure, reportKindOf } from './report-kinds';
@@ -24,21 +25,29 @@ const CONTENT_TYPE = 'application/json';
 /** Keeps the warning about an unexpected failure to one short line. */
 const MAX_LOGGED_ERROR = 500;
 
-export interface TelemetryDeps {
+/** What the endpoint holds for the process's lifetime (telemetry-services.ts). */
+export interface TelemetryServices {
+  limiter: { take(address: string): boolean };
+  tokens: PageViewTokens;
+  replays: ReplayGuard;
+  /** Beacons of other pods' tokens go to them (beacon-relay.ts). */
+  relay: BeaconRelay;
+  /** This pod's address (POD_IP), the owner its tokens name; empty outside Kubernetes. */
+  podIp: string;
+  /** SITE_URL's origin, which a page's Origin may name too; undefined when unset. */
+  siteOrigin: string | undefined;
+  /** Only tests shorten it. */
+  readTimeoutMs?: number;
+}
+
+export interface TelemetryDeps extends TelemetryServices {
   metrics: Metrics;
   /** This server's build: a report is `self` when its token names it, `other` whatever else it names. */
   buildId: string;
   logger: Logger;
   clientAddress: string;
-  limiter: { take(address: string): boolean };
   /** Which proxies may name the original host and scheme, for the same-origin check. */
   trust: ProxyTrust;
-  /** SITE_URL's origin, which a page's Origin may name too; undefined when unset. */
-  siteOrigin: string | undefined;
-  tokens: PageViewTokens;
-  replays: ReplayGuard;
-  /** Only tests shorten it. */
-  readTimeoutMs?: number;
 }
 
 type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'aborted' };
@@ -166,17 +175,30 @@ function recordOnce(events: readonly ReceivedTelemetryEvent[], view: PageView, d
   return counted;
 }
 
+/** The owner's answer, passed on as it is. */
+function passOn(res: ServerResponse, answer: RelayAnswer): void {
+  res.statusCode = answer.status;
+  res.setHeader('Cache-Control', 'no-store');
+  if (answer.body.length > 0) res.setHeader('Content-Type', 'application/json');
+  res.end(answer.body);
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
   const { metrics } = deps;
   const body = hasBody(req);
-  // Every request counts against the limit, valid or not, so garbage can't be sent for free.
-  if (!deps.limiter.take(deps.clientAddress)) {
-    return refuse(res, metrics, 429, 'rate_limited', { close: body, headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+  // A beacon another pod relays was checked there for its origin and rate; its mark, once the
+  // body is in, says whether it was (a forged mark is refused).
+  const relayMark = req.headers[RELAY_HEADER];
+  if (relayMark === undefined) {
+    // Every request counts against the limit, valid or not, so garbage can't be sent for free.
+    if (!deps.limiter.take(deps.clientAddress)) {
+      return refuse(res, metrics, 429, 'rate_limited', { close: body, headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+    }
   }
   if (req.method !== 'POST') {
     return refuse(res, metrics, 405, 'method_not_allowed', { close: body, headers: { Allow: 'POST' } });
   }
-  const foreign = originRefusal(req, deps.trust, deps.siteOrigin);
+  const foreign = relayMark === undefined ? originRefusal(req, deps.trust, deps.siteOrigin) : null;
   if (foreign) return refuse(res, metrics, 403, foreign, { close: body });
   if (mediaTypeOf(req) !== CONTENT_TYPE) return refuse(res, metrics, 415, 'unsupported_media_type', { close: body });
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
@@ -187,6 +209,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   if (read.kind === 'too_large') return refuse(res, metrics, 413, 'payload_too_large', { close: true });
   if (read.kind === 'timeout') return refuse(res, metrics, 408, 'request_timeout', { close: true });
   if (read.kind === 'aborted') return refuse(res, metrics, 400, 'aborted', { close: true });
+  const relayed = relayMark !== undefined && deps.relay.isRelayed(relayMark, read.body);
+  if (relayMark !== undefined && !relayed) return refuse(res, metrics, 403, 'bad_relay', { close: false });
 
   let json: unknown;
   try {
@@ -201,6 +225,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   const check = deps.tokens.verify(token);
   if (!check.ok) return refuse(res, metrics, 403, check.reason, { close: false });
 
+  // The pod that issued the token counts its reports, so that a replay counts nowhere else.
+  const { owner } = check.view;
+  if (!relayed && owner !== '' && owner !== deps.podIp) {
+    const answer = await deps.relay.relay(owner, read.body);
+    metrics.telemetryRelays.inc({ result: answer ? 'relayed' : 'owner_unreachable' });
+    if (answer) return passOn(res, answer);
+  }
   // The build a report counts for is the token's, which the page cannot choose.
   // A beacon of nothing but replays (each already counted as one) is refused as a whole.
   if (recordOnce(events, check.view, deps) === 0) return answerRefusal(res, 409, 'replay', { close: false });
@@ -208,6 +239,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   res.setHeader('Cache-Control', 'no-store');
   res.end();
 }
+
 /**
  * POST /api/telemetry: beacons from browsers, turned into metrics and log
  * lines. Browser input must never cause a 5xx nor reject out of here: anything

@@ -14,7 +14,7 @@ function clock() {
 describe('createPageViewTokens', () => {
   it('issues tokens any pod with the key verifies, stating the page view', () => {
     const time = clock();
-    const issuer = createPageViewTokens({ keys: [OLD_KEY], ttlMs: TTL, now: time.now });
+    const issuer = createPageViewTokens({ keys: [OLD_KEY], ttlMs: TTL, owner: '198.18.0.7', now: time.now });
     const otherPod = createPageViewTokens({ keys: [OLD_KEY], ttlMs: TTL, now: time.now });
     const token = issuer.issue('build-a', 'zh-CN');
     expect(token.length).toBeLessThanOrEqual(400);
@@ -26,8 +26,11 @@ describe('createPageViewTokens', () => {
         locale: 'zh-CN',
         issuedAt: time.now(),
         expiresAt: time.now() + TTL,
+        owner: '198.18.0.7',
       },
     });
+    // An IPv6 owner fits, and one beyond an address's characters is no token of ours.
+    expect(createPageViewTokens({ keys: [OLD_KEY], ttlMs: TTL, owner: 'fd00::1:2' }).issue('b', 'en').length).toBeLessThanOrEqual(400);
   });
 
   it('gives every page view its own id', () => {

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics, type Metrics } from '@/server/observability/metrics';
 import { compileTrust } from '@/server/serving/edge/client-address';
+import { createBeaconRelay, RELAY_HEADER } from '@/server/serving/telemetry/beacon-relay';
 import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
 import { createReplayGuard } from '@/server/serving/telemetry/replay-guard';
@@ -20,29 +21,58 @@ const tokensOf = (now = Date.now) => createPageViewTokens({ keys: [KEY], ttlMs: 
 const ownPage = () => tokensOf().issue('t', 'ja');
 const otherPage = () => tokensOf().issue('b', 'zh-CN');
 
-/** A real server on a free port; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
-async function start(limiter: { take(address: string): boolean } = { take: () => true }, readTimeoutMs?: number, now = Date.now) {
+/** A pod of a release: where it listens (its podIp, the port every pod shares), and what it needs. */
+interface PodOptions {
+  limiter?: { take(address: string): boolean };
+  readTimeoutMs?: number;
+  now?: () => number;
+  /** This pod's address, the owner its tokens name; empty: outside Kubernetes. */
+  podIp?: string;
+  port?: number;
+}
+
+/** A real server; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
+async function start({ limiter = { take: () => true }, readTimeoutMs, now = Date.now, podIp = '', port: listenPort = 0 }: PodOptions = {}) {
   const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
   const lines: string[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
-  const tokens = tokensOf(now);
-  const replays = createReplayGuard({ now });
-  const trust = compileTrust(false);
-  const server = createServer((req, res) => {
-    const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
-    const deps = { metrics, logger, buildId: 't', clientAddress, limiter, trust, siteOrigin: 'https://meridian.example', tokens, replays };
-    handleTelemetry(req, res, { ...deps, readTimeoutMs }).catch((error) => rejections.push(error));
-  });
+  const server = createServer();
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(listenPort, podIp || '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  const services = {
+    limiter,
+    tokens: createPageViewTokens({ keys: [KEY], ttlMs: 1_800_000, now, owner: podIp }),
+    replays: createReplayGuard({ now }),
+    relay: createBeaconRelay({ keys: [KEY], port: address.port }),
+    podIp,
+    siteOrigin: 'https://meridian.example',
+    readTimeoutMs,
+  };
+  server.on('request', (req, res) => {
+    const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
+    const deps = { ...services, metrics, logger, buildId: 't', clientAddress, trust: compileTrust(false) };
+    handleTelemetry(req, res, deps).catch((error) => rejections.push(error));
+  });
+  const host = podIp || '127.0.0.1';
+  const port = address.port;
   logLines.push(lines);
   const logs = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line));
   const rejected = async () =>
     Object.fromEntries(
       (await metrics.telemetryRejected.get()).values.filter(({ value }) => value > 0).map(({ labels, value }) => [labels.reason, value]),
     );
-  return { url: `http://127.0.0.1:${port}/api/telemetry`, origin: `http://127.0.0.1:${port}`, metrics, lines, logs, rejected };
+  return {
+    url: `http://${host}:${port}/api/telemetry`,
+    origin: `http://${host}:${port}`,
+    port,
+    server,
+    tokens: services.tokens,
+    metrics,
+    lines,
+    logs,
+    rejected,
+  };
 }
 
 afterEach(async () => {
@@ -154,13 +184,13 @@ describe('POST /api/telemetry', () => {
   });
 
   it('answers 408 to a body that never ends, and closes the connection', async () => {
-    const { url } = await start(undefined, 100);
+    const { url } = await start({ readTimeoutMs: 100 });
     const response = await raw(url, { ...SAME_ORIGIN_JSON, 'Transfer-Encoding': 'chunked' }, ['{"ev'], false);
     expect(response).toMatchObject({ status: 408, headers: { connection: 'close' } });
   });
 
   it('answers 429 to the 61st request in a minute from one address, however invalid the first 60', async () => {
-    const { url } = await start(createRateLimiter({ limit: 60, windowMs: 60_000 }));
+    const { url } = await start({ limiter: createRateLimiter({ limit: 60, windowMs: 60_000 }) });
     const valid = { events: [{ type: 'chunk_reload' }] };
     for (let i = 0; i < 20; i += 1) {
       expect((await fetch(url, { headers: { 'X-Client': 'a' } })).status).toBe(405);
@@ -175,8 +205,10 @@ describe('POST /api/telemetry', () => {
 
   it('answers 400 to an unexpected failure, and logs it at warn', async () => {
     const { url, logs } = await start({
-      take: () => {
-        throw new Error('broken limiter');
+      limiter: {
+        take: () => {
+          throw new Error('broken limiter');
+        },
       },
     });
     await expectError(await post(url, { events: [{ type: 'chunk_reload' }] }), 400);
@@ -267,7 +299,7 @@ describe('forged beacons', () => {
   it('refuses an expired token, and takes one the whole of its life', async () => {
     // A whole second: tokens state their times in seconds.
     let time = 1_800_000_000_000;
-    const { url, rejected } = await start(undefined, undefined, () => time);
+    const { url, rejected } = await start({ now: () => time });
     const token = tokensOf(() => time).issue('t', 'en');
     time += 1_800_000;
     expect((await post(url, { token, ...failure })).status).toBe(204);
@@ -289,6 +321,53 @@ describe('forged beacons', () => {
       ['chunk_reload_blocked', 1],
     ]);
     expect((await values(metrics.failedPageViews)).map(({ value }) => value)).toEqual([2]);
+  });
+});
+
+describe('each page view counted by the pod that issued its token', () => {
+  /** Two pods of a release on the port they share, each at its own loopback address. */
+  async function twoPods() {
+    const owner = await start({ podIp: '127.0.0.2' });
+    const other = await start({ podIp: '127.0.0.3', port: owner.port });
+    return { owner, other };
+  }
+
+  it('relays a beacon to the pod that issued its token, which counts it once however many pods the replays reach', async () => {
+    const { owner, other } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    const failure = { token, events: [{ type: 'chunk_reload_blocked' }] };
+    expect((await post(other.url, failure)).status).toBe(204);
+    for (const url of [other.url, owner.url, other.url]) await expectError(await post(url, failure), 409);
+    expect((await values(owner.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
+    expect(await values(other.metrics.clientEvents)).toEqual([]);
+    expect(await owner.rejected()).toEqual({ replay: 3 });
+    const relays = (await values(other.metrics.telemetryRelays)).map(({ labels, value }) => [(labels as { result: string }).result, value]);
+    expect(relays).toEqual([['relayed', 3]]);
+  });
+
+  it('counts a beacon itself when the owner is gone', async () => {
+    const { owner, other } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    owner.server.closeAllConnections();
+    await new Promise((resolve) => owner.server.close(resolve));
+    expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(204);
+    expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
+    expect((await values(other.metrics.telemetryRelays)).map(({ labels }) => (labels as { result: string }).result)).toEqual([
+      'owner_unreachable',
+    ]);
+  });
+
+  it('refuses a forged relay mark: a stranger cannot skip the origin check by claiming to be a pod', async () => {
+    const { owner } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    const response = await fetch(owner.url, {
+      method: 'POST',
+      body: JSON.stringify({ token, events: [{ type: 'chunk_reload' }] }),
+      headers: { 'Content-Type': 'application/json', [RELAY_HEADER]: Buffer.alloc(32).toString('base64url') },
+    });
+    await expectError(response, 403);
+    expect(await owner.rejected()).toEqual({ bad_relay: 1 });
+    expect(await values(owner.metrics.clientEvents)).toEqual([]);
   });
 });
 

@@ -1,0 +1,71 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { askService } from '@/server/serving/builds/service-request';
+import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
+
+/** Marks a beacon one pod relays to another: an HMAC of its body under the release's key. */
+export const RELAY_HEADER = 'x-meridian-relayed-beacon';
+/** A beacon is small and its owner a pod away: past this, the relaying pod counts it itself. */
+const RELAY_TIMEOUT_MS = 1000;
+const MAX_ANSWER_BYTES = 512;
+
+export interface RelayAnswer {
+  status: number;
+  body: Buffer;
+}
+
+export interface BeaconRelay {
+  /** Whether `header` is a relaying pod's mark of `body`. */
+  isRelayed(header: string | string[] | undefined, body: Buffer): boolean;
+  /** `body` sent to the pod at `owner`; its answer, or null when it gave none in time. */
+  relay(owner: string, body: Buffer): Promise<RelayAnswer | null>;
+}
+
+/**
+ * Each page view's reports counted by one pod, the one that issued its token (its `owner`):
+ * a pod's memory of what was reported (replay-guard.ts) is its own, so a replay sent to
+ * every pod would otherwise count once on each. A pod receiving a beacon of another pod's
+ * token relays it there (on the port the pods share) and passes the answer on; the owner
+ * trusts the relay's checks of origin and rate, and checks the token and replays itself. An
+ * owner gone (a pod replaced) or slow leaves the receiving pod to count it.
+ */
+export function createBeaconRelay({ keys, port }: { keys: readonly string[]; port: number }): BeaconRelay {
+  const macOf = (key: string, body: Buffer) => createHmac('sha256', key).update('relay\n').update(body).digest();
+  const signingKey = keys[0] ?? '';
+
+  return {
+    isRelayed(header, body) {
+      if (typeof header !== 'string') return false;
+      const given = Buffer.from(header, 'base64url');
+      return keys.some((key) => {
+        const expected = macOf(key, body);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      });
+    },
+    async relay(owner, body) {
+      const host = isIP(owner) === 6 ? `[${owner}]` : owner;
+      try {
+        const answer = await askService(new URL(`http://${host}:${port}${TELEMETRY_ENDPOINT}`), {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': String(body.length),
+            [RELAY_HEADER]: macOf(signingKey, body).toString('base64url'),
+          },
+          body,
+          timeoutMs: RELAY_TIMEOUT_MS,
+          signal: AbortSignal.timeout(2 * RELAY_TIMEOUT_MS),
+        });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of answer as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        }
+        return answer.statusCode && answer.statusCode < 500 ? { status: answer.statusCode, body: Buffer.concat(chunks) } : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
