@@ -3,6 +3,7 @@
 // answered each kind of forgery and, given its metrics port, what its counters did.
 import { parseArgs } from 'node:util';
 import { failingPageLoads, forgeBeacons, loopbackSources, replayTokens } from '../tools/telemetry-attack/attacks.mjs';
+import { loadPage } from '../tools/telemetry-attack/requests.mjs';
 
 const USAGE = `Usage: npm run attack:telemetry -- --target <url> [options]
 
@@ -75,6 +76,10 @@ async function counters() {
   return new Map([...text.matchAll(watched)].map((match) => [`${match[1]}${match[2] ?? ''}`, Number(match[3])]));
 }
 
+if ((await loadPage(target)).status === 0) {
+  console.error(`attack:telemetry: ${target} answers nothing: is it the site's address?`);
+  process.exit(1);
+}
 const before = await counters();
 for (const attack of attacks) {
   console.log(`\n${attack}: ${durationMs / 1000} s against ${target}`);

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { loadPage, sendBeacon, tokenOf } from '../../../tools/telemetry-attack/requests.mjs';
 import { parseSeries, request, scrape, type Reply, type RequestOptions } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
@@ -6,6 +9,14 @@ import { freePort, startServer, type RunningServer } from '../support/server-pro
 const JSON_TYPE = { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' };
 const LCP = { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: '/ja' };
 const KEY = 'integration-test-key-of-32-chars-or-more';
+
+/** A command of scripts/, run to its end. */
+const runScript = (script: string, args: string[]) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [script, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 
 /** Every status any test of this file saw, for the final no-5xx check. */
 const seen: number[] = [];
@@ -254,6 +265,27 @@ describe('POST /api/telemetry through the real server', () => {
     expect(
       await sendBeacon(proxied.url, { token, events: [{ type: 'chunk_reload' }] }, { headers: { 'X-Forwarded-For': '198.51.100.30' } }),
     ).toBe(204);
+  });
+
+  it('npm run attack:telemetry: forgeries and replays move nothing but the refused counter, as it prints', async () => {
+    const script = path.join(ROOT, 'scripts', 'attack-telemetry.mjs');
+    // A limit the attack does not reach: each kind's refusal is what it prints.
+    const site = await startServer({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' });
+    const args = ['--target', site.url, '--seconds', '2', '--rate', '20', '--tokens', '2', '--metrics', `${site.metricsUrl}/metrics`];
+    const forge = await runScript(script, [...args, '--attack', 'forge']);
+    expect(forge.code, forge.stderr).toBe(0);
+    expect(forge.stdout).toMatch(/"cross-site text\/plain 403": \d+/);
+    expect(forge.stdout).not.toMatch(/ 204"/);
+    expect(forge.stdout).toMatch(/meridian_telemetry_rejected_total\{reason="bad_token"\} \+\d+/);
+    expect(forge.stdout).not.toContain('meridian_client_failed_page_views_total');
+    const replay = await runScript(script, [...args, '--attack', 'replay']);
+    expect(replay.stdout).toContain('"first use 204": 2');
+    expect(replay.stdout).toMatch(/"replay 409": \d+/);
+    expect(replay.stdout).not.toMatch(/"replay (?!409)\d+"/);
+    expect(replay.stdout).toContain('meridian_client_failed_page_views_total{page_build="self"} +2');
+    await site.stop();
+    const nowhere = await runScript(script, ['--target', site.url, '--seconds', '1']);
+    expect(nowhere).toMatchObject({ code: 1, stderr: expect.stringContaining('answers nothing') });
   });
 
   it('never answered with a 5xx', () => {

@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
 import type { ProxyTrust } from '@/server/serving/edge/client-address';
-import type { PageBuild } from '@/shared/telemetry-events';
 import { RELAY_HEADER, type BeaconRelay, type RelayAnswer } from './beacon-relay';
-import type { PageView, PageViewTokens } from './page-view-tokens';
+import { hasBody, mediaTypeOf, readBody } from './beacon-body';
+import type { PageViewTokens } from './page-view-tokens';
 import type { ReplayGuard } from './replay-guard';
-import { FAILED_PAGE_VIEW, isPageFailure, reportKindOf } from './report-kinds';
+import { recordOnce } from './record-reports';
 import { originRefusal } from './same-origin';
-import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
+import { telemetryBatchSchema } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */
 const MAX_BODY_BYTES = 8192;
@@ -50,45 +50,6 @@ export interface TelemetryDeps extends TelemetryServices {
   trust: ProxyTrust;
 }
 
-type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'aborted' };
-
-/**
- * Reads the body, holding at most the limit plus one chunk. Once it gives up,
- * the rest is left unread (the stream keeps flowing into nothing) and the
- * connection closes after the answer.
- */
-function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (result: BodyResult) => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onAborted).off('close', onAborted);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle({ kind: 'too_large' });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => settle({ kind: 'ok', body: Buffer.concat(chunks, size) });
-    const onAborted = () => settle({ kind: 'aborted' });
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
-    req.on('data', onData).on('end', onEnd).on('error', onAborted).on('close', onAborted);
-  });
-}
-
-/** Whether the request announced a body; one we answer without reading is not worth draining. */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-function mediaTypeOf(req: IncomingMessage): string {
-  const [type = ''] = (req.headers['content-type'] ?? '').split(';');
-  return type.trim().toLowerCase();
-}
-
 /**
  * Every refusal: a tiny JSON body naming the reason, never cached, and counted. Browsers ignore
  * a beacon's answer, so its status only tells a person (or a script) what was wrong.
@@ -117,62 +78,6 @@ function answerRefusal(
   res.setHeader('Cache-Control', 'no-store');
   if (options.close) res.setHeader('Connection', 'close');
   res.end(JSON.stringify({ error: reason }));
-}
-
-function record(event: ReceivedTelemetryEvent, view: PageView, page_build: PageBuild, { metrics, logger }: TelemetryDeps): void {
-  metrics.clientEvents.inc({ event: event.type, page_build });
-  switch (event.type) {
-    case 'locale_load_failed': {
-      const { locale, namespace, cause } = event;
-      metrics.localeLoadFailures.inc({ locale, namespace, source: 'client', page_build });
-      logger.error({ locale, namespace, cause, source: 'client', page_build }, 'Failed locale loading');
-      return;
-    }
-    case 'manifest_fetch_failed':
-    case 'payload_fetch_failed': {
-      const kind = event.type === 'manifest_fetch_failed' ? event.kind : 'payload';
-      metrics.manifestFetchFailures.inc({ kind, page_build });
-      logger.warn({ kind, build_id: event.buildId, status: event.status, page_build }, 'Manifest fetch failed');
-      return;
-    }
-    case 'web_vital': {
-      // The page view's locale, as the server that answered it decided.
-      const labels = { locale: view.locale, page_build };
-      // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
-      // FCP and TTFB have no histogram; a page reports its TTFB once per load (Next's
-      // useReportWebVitals), which makes it the page view reporting counts against.
-      if (event.name === 'LCP') metrics.webVitalLcp.observe(labels, event.value / 1000);
-      else if (event.name === 'INP') metrics.webVitalInp.observe(labels, event.value / 1000);
-      else if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
-      else if (event.name === 'TTFB') metrics.pageViews.inc({ page_build });
-      return;
-    }
-    default: {
-      const { type, ...fields } = event;
-      logger.debug({ event: type, ...fields }, 'Client event');
-    }
-  }
-}
-
-/**
- * Counts the events of a page view not reported before (on this pod), each other one as a
- * refused replay, and the page view as failed at its first failure. Returns how many were counted.
- */
-function recordOnce(events: readonly ReceivedTelemetryEvent[], view: PageView, deps: TelemetryDeps): number {
-  const page_build: PageBuild = view.build === deps.buildId ? 'self' : 'other';
-  let counted = 0;
-  for (const event of events) {
-    if (!deps.replays.firstReport(view.id, reportKindOf(event), view.expiresAt)) {
-      deps.metrics.telemetryRejected.inc({ reason: 'replay' });
-      continue;
-    }
-    counted += 1;
-    record(event, view, page_build, deps);
-    if (isPageFailure(event) && deps.replays.firstReport(view.id, FAILED_PAGE_VIEW, view.expiresAt)) {
-      deps.metrics.failedPageViews.inc({ page_build });
-    }
-  }
-  return counted;
 }
 
 /** The owner's answer, passed on as it is. */
@@ -205,7 +110,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
     return refuse(res, metrics, 413, 'payload_too_large', { close: true });
   }
 
-  const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS);
+  const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS, MAX_BODY_BYTES);
   if (read.kind === 'too_large') return refuse(res, metrics, 413, 'payload_too_large', { close: true });
   if (read.kind === 'timeout') return refuse(res, metrics, 408, 'request_timeout', { close: true });
   if (read.kind === 'aborted') return refuse(res, metrics, 400, 'aborted', { close: true });
