@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import fresh from 'fresh';
 import Negotiator from 'negotiator';
 
 /** negotiator 1.x takes the server's preference for ties; @types/negotiator (0.6) predates it. */
@@ -39,14 +38,4 @@ export function preferredCoding(req: IncomingMessage, available: readonly Conten
   const coding = negotiate(req, available);
   memo.set(header, coding);
   return coding;
-}
-
-/**
- * Whether the visitor's cached copy is still good, by RFC 9110 §13.1:
- * If-None-Match (a list, `*`, weak comparison) and, only without it,
- * If-Modified-Since.
- */
-export function isFresh(req: IncomingMessage, validators: { etag: string; lastModified: string }): boolean {
-  if (req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined) return false;
-  return fresh(req.headers, { etag: validators.etag, 'last-modified': validators.lastModified });
 }
