@@ -34,11 +34,15 @@ export function proxyToRenderer(req: IncomingMessage, res: ServerResponse, port:
         const value = raw[i + 1]!;
         if (!seen.has(name)) {
           seen.add(name);
-          res.setHeader(name, name === 'set-cookie' ? [value] : value);
+          res.setHeader(raw[i]!, name === 'set-cookie' ? [value] : value);
         } else {
           const current = res.getHeader(name);
           res.setHeader(name, Array.isArray(current) ? [...current, value] : `${String(current)}, ${value}`);
         }
+      }
+      // Next's redirects (the root's 307 by language) carry a body but do not say what it is.
+      if (res.statusCode >= 300 && res.statusCode < 400 && !res.hasHeader('content-type')) {
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       }
       res.writeHead(res.statusCode);
       answer.pipe(res);

@@ -16,8 +16,14 @@ const MEMO_HEADER_LENGTH = 256;
 const NO_HEADER = '';
 const memos = new WeakMap<readonly ContentCoding[], Map<string, ContentCoding | undefined>>();
 
+/** `x-gzip` is gzip (RFC 9110 §8.4.1.3), which negotiator does not know. */
+const X_GZIP = /(^|[\s,])x-gzip(?=\s*(?:[;,]|$))/gi;
+
 function negotiate(req: IncomingMessage, available: readonly ContentCoding[]): ContentCoding | undefined {
-  const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
+  const header = req.headers['accept-encoding'];
+  const normalized = header?.replace(X_GZIP, '$1gzip');
+  const read = normalized !== header ? { headers: { 'accept-encoding': normalized } } : req;
+  const negotiator = new Negotiator(read) as unknown as EncodingNegotiator;
   const coding = negotiator.encoding([...available], { preferred: [...available] });
   return available.find((candidate) => candidate === coding);
 }

@@ -26,6 +26,11 @@ describe('preferredCoding (RFC 9110 §12.5.3)', () => {
     ['*;q=0', undefined],
     ['identity;q=0, *;q=0', undefined],
     ['identity;q=0, gzip', 'gzip'],
+    // x-gzip is gzip (§8.4.1.3).
+    ['x-gzip', 'gzip'],
+    ['X-GZIP;q=0.5, identity;q=0.1', 'gzip'],
+    ['x-gzip, identity;q=0', 'gzip'],
+    ['x-gzipped', 'identity'],
   ])('Accept-Encoding "%s" gets %s', (header, expected) => {
     expect(preferredCoding(request({ 'accept-encoding': header }), ['br', 'gzip', 'identity'])).toBe(expected);
   });
