@@ -27,7 +27,7 @@ import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
 import type { CacheBusting } from './next/next-adapter';
 import type { Renderer } from '@/server/rendering/renderer';
-import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
+import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import type { PrerenderedPage } from './pages/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
@@ -101,7 +101,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (malformed !== undefined) {
       // What follows a head that cannot be trusted cannot be either.
       res.setHeader('Connection', 'close');
-      return answerPlainText(req, res, 400, malformed);
+      return answerPlainText(req, res, malformed.status, malformed.text);
     }
     if (refuseMethod(req, res, pathname)) return;
     // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
@@ -128,6 +128,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
     if (isFilePath(pathname)) return answerMissingFile(req, res, route);
     if (serveNotFound(req, res, route, deps.notFoundPages)) return;
+    if (answerMissingRouterRequest(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
     // Next answers a router state it cannot parse with a 500, while it is the client's mistake.
     if (!deps.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
