@@ -49,7 +49,19 @@ import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'flood', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
+const STAGES = [
+  'throughput',
+  'ceiling',
+  'mixed-load',
+  'request-cost',
+  'flood',
+  'js',
+  'lighthouse',
+  'trace',
+  'html',
+  'server-overhead',
+  'image',
+];
 /** The stages that load pages in a browser, each beside the floor. */
 const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
 /** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */

@@ -75,7 +75,10 @@ function sampleMemory(pid) {
     return {
       peakPssMiB: round(Math.max(...pss), 1),
       medianPssMiB: round(median(pss), 1),
-      hwmSumMiB: round(tree.reduce((sum, each) => sum + hwmMiB(each), 0), 1),
+      hwmSumMiB: round(
+        tree.reduce((sum, each) => sum + hwmMiB(each), 0),
+        1,
+      ),
       processes: tree.length,
     };
   };
@@ -165,7 +168,13 @@ export async function measureFloods({ pageRate, floodRate, kindS, quietS, floodS
   const quietMedian = median(quietP99);
   const rows = runs.kinds.map((run) => ({ ...run, p99OfQuiet: round(run.page.p99Ms / quietMedian, 2) }));
   const dearest = [...rows].sort((a, b) => b.cpuCores.serving + b.cpuCores.renderer - (a.cpuCores.serving + a.cpuCores.renderer))[0];
-  const long = dearest ? await measureLongFlood(vegeta, kinds.find((kind) => kind.id === dearest.id), { pageRate, floodRate, floodS }) : null;
+  const long = dearest
+    ? await measureLongFlood(
+        vegeta,
+        kinds.find((kind) => kind.id === dearest.id),
+        { pageRate, floodRate, floodS },
+      )
+    : null;
   return {
     pageRate,
     floodRate,

@@ -56,9 +56,10 @@ export async function attack(vegeta, { targetsFile, rate, durationS }) {
     `-output=${results}`,
   ]);
   const { stdout } = await runCapture(vegeta, ['report', '-type=json', results]);
-  const report = /** @type {{ requests: number, rate: number, latencies: Record<string, number>, status_codes: Record<string, number>, errors: string[] | null }} */ (
-    JSON.parse(stdout)
-  );
+  const report =
+    /** @type {{ requests: number, rate: number, latencies: Record<string, number>, status_codes: Record<string, number>, errors: string[] | null }} */ (
+      JSON.parse(stdout)
+    );
   const ms = (/** @type {number | undefined} */ ns) => round((ns ?? 0) / 1e6, 2);
   return {
     requests: report.requests,
