@@ -60,7 +60,10 @@ async function main(config: ServerConfig): Promise<void> {
   const { routeHandoverKey } = await startMessage();
   installRouteHandoverKey(routeHandoverKey);
   const next = await loadNext({ dir, port: config.port });
-  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => void next.handle(req, res));
+  // Its one client, the serving process, keeps a few connections open (render-proxy.ts): never
+  // closing them idle spares it a reused connection reset under it.
+  const server = createServer((req, res) => void next.handle(req, res));
+  server.keepAliveTimeout = 0;
   const port = await listenOnLoopback(server);
 
   const usage = setInterval(() => {
