@@ -58,13 +58,17 @@ function hwmMiB(pid) {
   return match ? Number(match[1]) / 1024 : 0;
 }
 
-/** Samples the pod's memory once a second until stopped. @param {number} pid */
+/** Samples the pod's memory once a second until stopped: the processes' PSS summed, and each one's peak. @param {number} pid */
 function sampleMemory(pid) {
   /** @type {number[]} */
   const pss = [];
+  const peaks = { serving: 0, renderer: 0 };
   const timer = setInterval(() => {
     try {
-      pss.push(processTree(pid).reduce((sum, each) => sum + pssMiB(each), 0));
+      const [serving = 0, renderer = 0] = processTree(pid).map(pssMiB);
+      pss.push(serving + renderer);
+      peaks.serving = Math.max(peaks.serving, serving);
+      peaks.renderer = Math.max(peaks.renderer, renderer);
     } catch {
       // A renderer restarting between the listing and the read.
     }
@@ -75,6 +79,7 @@ function sampleMemory(pid) {
     return {
       peakPssMiB: round(Math.max(...pss), 1),
       medianPssMiB: round(median(pss), 1),
+      peakPssByProcessMiB: { serving: round(peaks.serving, 1), renderer: round(peaks.renderer, 1) },
       hwmSumMiB: round(
         tree.reduce((sum, each) => sum + hwmMiB(each), 0),
         1,
@@ -136,7 +141,8 @@ function logRun(label, run) {
     : '';
   log(
     `  ${label.padEnd(34)} /ja ${run.page.rate} req/s p99 ${run.page.p99Ms} ms, non-200 ${run.page.non200}${flood}; ` +
-      `CPU serving ${run.cpuCores.serving} renderer ${run.cpuCores.renderer} cores; pod PSS peak ${run.memory.peakPssMiB} MiB; load ${run.loadAverage.join('→')}`,
+      `CPU serving ${run.cpuCores.serving} renderer ${run.cpuCores.renderer} cores; pod PSS peak ${run.memory.peakPssMiB} MiB ` +
+      `(serving ${run.memory.peakPssByProcessMiB.serving}, renderer ${run.memory.peakPssByProcessMiB.renderer}); load ${run.loadAverage.join('→')}`,
   );
 }
 

@@ -181,8 +181,8 @@ function floodRows(f) {
           null,
         ),
         row(
-          `${f.long.durationS} s of the dearest: the pod's memory (PSS of its ${f.long.memory.processes} processes), peak / median MiB; their VmHWM summed`,
-          `${f.long.memory.peakPssMiB} / ${f.long.memory.medianPssMiB}; ${f.long.memory.hwmSumMiB}`,
+          `${f.long.durationS} s of the dearest: the pod's memory (PSS of its ${f.long.memory.processes} processes), peak / median MiB (each one's peak: serving, renderer); their VmHWM summed`,
+          `${f.long.memory.peakPssMiB} / ${f.long.memory.medianPssMiB} (${f.long.memory.peakPssByProcessMiB.serving}, ${f.long.memory.peakPssByProcessMiB.renderer}); ${f.long.memory.hwmSumMiB}`,
           `peak ≤ ${podMemoryMiB}`,
           atMost(f.long.memory.peakPssMiB, podMemoryMiB),
         ),
