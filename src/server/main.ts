@@ -131,6 +131,7 @@ async function main(config: ServerConfig): Promise<void> {
 
   const rendererPort = await rendererProcess.started;
   notFoundPages.templates = await renderNotFoundTemplates(rendererPort, { publicPort: config.port, logger });
+  rendererProcess.lowerPriority();
   readiness.nextReady = true;
   logger.info(
     {

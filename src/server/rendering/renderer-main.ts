@@ -12,6 +12,13 @@ import { loadNext } from '@/server/serving/next/next-app';
 import { flushAndExit } from '@/server/shutdown';
 import type { FromRenderer, ToRenderer } from './renderer-messages';
 
+/**
+ * The public port takes heads of up to 16 KiB; the serving process adds the requested path,
+ * the routing decision (the path again, percent-encoded: up to three times its length, and
+ * the page's internal path beside it) and the page's policy before handing one over, so the
+ * renderer reads heads many times that.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
 /** How often the renderer tells the serving process its CPU time and memory, for /metrics. */
 const USAGE_INTERVAL_MS = 1000;
 
@@ -62,7 +69,7 @@ async function main(config: ServerConfig): Promise<void> {
   const next = await loadNext({ dir, port: config.port });
   // Its one client, the serving process, keeps a few connections open (render-proxy.ts): never
   // closing them idle spares it a reused connection reset under it.
-  const server = createServer((req, res) => void next.handle(req, res));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void next.handle(req, res));
   server.keepAliveTimeout = 0;
   const port = await listenOnLoopback(server);
 

@@ -31,6 +31,12 @@ export interface RendererProcess {
   readonly started: Promise<number>;
   /** The renderer's process id while one runs. */
   pid(): number | undefined;
+  /**
+   * From now on the renderer runs at RENDERER_NICENESS, and so does each one restarted. Called
+   * once the server is ready: on a busy node a niced start (Next's loading, the templates)
+   * would hold the pod's readiness back.
+   */
+  lowerPriority(): void;
   /** Disconnects the renderer, which then exits; killed after `timeoutMs`. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -56,6 +62,14 @@ export function superviseRenderer(options: SupervisorOptions): RendererProcess {
   let port: number | null = null;
   let stopping = false;
   let failures = 0;
+  let lowered = false;
+  const lowerPriority = (pid: number | undefined) => {
+    try {
+      if (pid !== undefined) setPriority(pid, RENDERER_NICENESS);
+    } catch (error) {
+      logger.warn({ err: error }, 'Renderer: could not lower its priority');
+    }
+  };
   let firstStart: { resolve(port: number): void; reject(error: Error): void } | undefined;
   const started = new Promise<number>((resolve, reject) => (firstStart = { resolve, reject }));
 
@@ -70,13 +84,9 @@ export function superviseRenderer(options: SupervisorOptions): RendererProcess {
     child = renderer;
     if (renderer.stdout)
       createInterface({ input: renderer.stdout, crlfDelay: Infinity }).on('line', (line) => options.logDestination.write(`${line}\n`));
-    try {
-      if (renderer.pid !== undefined) setPriority(renderer.pid, RENDERER_NICENESS);
-    } catch (error) {
-      logger.warn({ err: error }, 'Renderer: could not lower its priority');
-    }
     renderer.on('message', (message: FromRenderer) => {
       if (message.type === 'listening') {
+        if (lowered) lowerPriority(renderer.pid);
         port = message.port;
         metrics.rendererUp.set(1);
         logger.info({ pid: renderer.pid, renderer_port: port }, 'Renderer listening');
@@ -123,6 +133,10 @@ export function superviseRenderer(options: SupervisorOptions): RendererProcess {
     port: () => port,
     started,
     pid: () => child?.pid,
+    lowerPriority() {
+      lowered = true;
+      lowerPriority(child?.pid);
+    },
     async stop(timeoutMs) {
       stopping = true;
       const running = child;

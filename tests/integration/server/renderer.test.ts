@@ -29,6 +29,13 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
+/** A process's parent and niceness, from /proc. */
+function statOf(pid: number): { parent: number; nice: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { parent: Number(fields[1]), nice: Number(fields[16]) };
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -75,16 +82,21 @@ describe('the renderer: Next in a process of its own', () => {
     const server = await start();
     const pid = await rendererPid(server);
     expect(pid).not.toBe(server.child.pid);
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    expect(Number(fields[1]), 'parent pid').toBe(server.child.pid);
-    expect(Number(fields[16]), 'nice').toBe(10);
+    expect(statOf(pid)).toEqual({ parent: server.child.pid, nice: 10 });
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('meridian-renderer.cjs');
 
     const reply = await request(`${server.url}${RENDERED}`);
     expect(reply.status).toBe(404);
     expect(reply.headers['content-type']).toMatch(/^text\/html/);
     expect(reply.body).toContain('nope$x');
+  });
+
+  it('renders what the public port accepts, its longest targets included (the hand-over adds to the head)', async () => {
+    const server = await start();
+    const path = `/ja/${'x'.repeat(5000)}`;
+    const reply = await request(`${server.url}${path}`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).toContain(`${'x'.repeat(190)}`);
   });
 
   it('holds no page: with the renderer stopped, a render waits while pages, 404s and probes answer', async () => {
@@ -165,6 +177,7 @@ describe('the renderer: Next in a process of its own', () => {
 
     const next = await rendererPid(server, 1);
     expect(next).not.toBe(pid);
+    expect(statOf(next)).toEqual({ parent: server.child.pid, nice: 10 });
     expect(alive(pid)).toBe(false);
     expect((await request(`${server.url}${RENDERED}`)).status).toBe(404);
     const text = await scrape(server);
