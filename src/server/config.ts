@@ -101,6 +101,8 @@ const schema = z.object({
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
+  RENDER_CONCURRENCY: integer(1, 64, 4),
+  RENDER_QUEUE: integer(0, 10_000, 16),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
@@ -127,6 +129,8 @@ export interface ServerConfig {
   readonly telemetryRateLimitPerMinute: number;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
   readonly buildPollIntervalMs: number;
+  /** What Next renders at once, in the renderer's process, and how many more may wait; beyond, 503 (src/server/rendering/). */
+  readonly render: { readonly concurrency: number; readonly queue: number };
   /**
    * During canary releases: the origins of the Services that reach only the stable build's
    * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
@@ -178,6 +182,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     hsts: values.HSTS,
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
+    render: Object.freeze({ concurrency: values.RENDER_CONCURRENCY, queue: values.RENDER_QUEUE }),
     releaseServices,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent, STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES } from '@/i18n/namespaces';
-import { FETCH_FAILURE_KINDS, PEER_FILE_KINDS, PEER_FORWARD_RESULTS, UNPARSED_REASONS } from '@/server/observability/metrics';
+import { FETCH_FAILURE_KINDS, PEER_FILE_KINDS, PEER_FORWARD_RESULTS, SHED_REASONS, UNPARSED_REASONS } from '@/server/observability/metrics';
 import { ROUTES } from '@/server/observability/route-label';
 import { LOCALES } from '@/shared/locales';
 import { PAGE_BUILDS, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
@@ -45,6 +45,13 @@ const EXPECTED: Record<string, Record<string, readonly string[]>> = {
   meridian_manifest_fetch_failures_total: { kind: FETCH_FAILURE_KINDS, page_build: PAGE_BUILDS },
   meridian_page_loads_total: {},
   meridian_peer_forwards_total: { kind: PEER_FILE_KINDS, result: PEER_FORWARD_RESULTS },
+  meridian_render_shed_total: { reason: SHED_REASONS },
+  meridian_renders_in_flight: {},
+  meridian_renders_queued: {},
+  meridian_renderer_up: {},
+  meridian_renderer_restarts_total: {},
+  meridian_renderer_cpu_seconds_total: {},
+  meridian_renderer_resident_memory_bytes: {},
   ...prefixed(
     'meridian_web_vitals_lcp_seconds',
     histogram({ locale: LOCALE_LABELS, page_build: PAGE_BUILDS }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10]),

@@ -17,6 +17,7 @@ describe('readConfig', () => {
       hsts: false,
       telemetryRateLimitPerMinute: 60,
       buildPollIntervalMs: 60_000,
+      render: { concurrency: 4, queue: 16 },
       releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
@@ -37,6 +38,8 @@ describe('readConfig', () => {
       HSTS: '1',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
       BUILD_POLL_INTERVAL_MS: '1000',
+      RENDER_CONCURRENCY: '2',
+      RENDER_QUEUE: '0',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -54,6 +57,7 @@ describe('readConfig', () => {
       hsts: true,
       telemetryRateLimitPerMinute: 10,
       buildPollIntervalMs: 1000,
+      render: { concurrency: 2, queue: 0 },
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);
