@@ -13,7 +13,11 @@
 // V8 heap through BENCH_MIXED_LOAD_S, default 180, of 60 % pages (/ and the build's page
 // routes, /en's 308 included) and 40 % random 404s, half compressed), request-cost (every kind
 // of request a visitor can send against a page, in BENCH_COST_ROUNDS alternating rounds,
-// default 2, then a flood of the most expensive for BENCH_FLOOD_S, default 180), and the page stages,
+// default 2, then a flood of the most expensive for BENCH_FLOOD_S, default 180), flood (/ja at
+// BENCH_FLOOD_PAGE_RATE, default 1000 req/s, from vegeta, through floods of BENCH_FLOOD_RATE,
+// default 200 req/s, of each kind crawlers and scanners send, BENCH_FLOOD_KIND_S each, default 60,
+// each after BENCH_FLOOD_QUIET_S of /ja alone, default 30; then the dearest for BENCH_FLOOD_S
+// against a fresh server, the pod's memory throughout), and the page stages,
 // each against the floor (a hello world with the same Next settings, tools/bench/floor.mjs)
 // in the same run: js (JS by the load event and within 6 s), lighthouse (mobile, applied
 // throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5, each followed by
@@ -29,6 +33,7 @@ import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureRequestCost } from '../tools/bench/request-cost.mjs';
+import { measureFloods } from '../tools/bench/flood.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
 import { measureJsAgainstFloor } from '../tools/bench/js-bytes.mjs';
@@ -44,7 +49,19 @@ import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
 import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
+const STAGES = [
+  'throughput',
+  'ceiling',
+  'mixed-load',
+  'request-cost',
+  'flood',
+  'js',
+  'lighthouse',
+  'trace',
+  'html',
+  'server-overhead',
+  'image',
+];
 /** The stages that load pages in a browser, each beside the floor. */
 const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
 /** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */
@@ -76,6 +93,10 @@ async function main() {
   const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
   const costRounds = Math.max(1, Math.round(envNumber('BENCH_COST_ROUNDS', 2)));
   const floodS = Math.max(10, Math.round(envNumber('BENCH_FLOOD_S', 180)));
+  const floodPageRate = Math.max(1, Math.round(envNumber('BENCH_FLOOD_PAGE_RATE', 1000)));
+  const floodRate = Math.max(1, Math.round(envNumber('BENCH_FLOOD_RATE', 200)));
+  const floodKindS = Math.max(5, Math.round(envNumber('BENCH_FLOOD_KIND_S', 60)));
+  const floodQuietS = Math.max(5, Math.round(envNumber('BENCH_FLOOD_QUIET_S', 30)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 5)));
   const simulatedRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_SIMULATED_RUNS', 3)));
   const traceRounds = Math.max(1, Math.round(envNumber('BENCH_TRACE_ROUNDS', 5)));
@@ -124,6 +145,7 @@ async function main() {
     ceiling: null,
     mixedLoad: null,
     requestCost: null,
+    flood: null,
     js: null,
     lighthouseApplied: null,
     lighthouseSimulated: null,
@@ -202,6 +224,11 @@ async function main() {
   if (runs('mixed-load')) await stage('mixedLoad', 'mixed load', () => measureMixedLoad({ durationS: mixedLoadS }));
   if (runs('request-cost')) {
     await stage('requestCost', 'request cost', () => measureRequestCost({ durationS, warmupS, rounds: costRounds, floodS }));
+  }
+  if (runs('flood')) {
+    await stage('flood', 'floods', () =>
+      measureFloods({ pageRate: floodPageRate, floodRate, kindS: floodKindS, quietS: floodQuietS, floodS }),
+    );
   }
   if (runs('server-overhead')) {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));

@@ -35,9 +35,12 @@ if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
 }
 
+// Two entries: the serving process, and the renderer it starts (Next's handler, in a process of its own).
+const ENTRIES = { 'meridian-server': 'src/server/main.ts', 'meridian-renderer': 'src/server/rendering/renderer-main.ts' };
 await build({
-  entryPoints: [path.join(ROOT, 'src/server/main.ts')],
-  outfile: path.join(STANDALONE, 'meridian-server.cjs'),
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, path.join(ROOT, source)])),
+  outdir: STANDALONE,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -49,11 +52,15 @@ await build({
   logLevel: 'warning',
 });
 // One character past ASCII in a comment would double the heap the entry's source takes (one-byte-source.mjs).
-const entry = path.join(STANDALONE, 'meridian-server.cjs');
-const oneByte = asciiComments(readFileSync(entry, 'utf8'));
-writeFileSync(entry, oneByte.source);
-if (oneByte.untouched)
-  console.warn(`build-server: the entry keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`);
+for (const name of Object.keys(ENTRIES)) {
+  const entry = path.join(STANDALONE, `${name}.cjs`);
+  const oneByte = asciiComments(readFileSync(entry, 'utf8'));
+  writeFileSync(entry, oneByte.source);
+  if (oneByte.untouched)
+    console.warn(
+      `build-server: ${name}.cjs keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`,
+    );
+}
 
 /** @type {[from: string, to: string][]} */
 const copies = [
@@ -141,7 +148,7 @@ writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(info, 
 await writeBuildFiles(info);
 
 console.log(
-  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, build-info.json, builds/, ` +
+  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, meridian-renderer.cjs, build-info.json, builds/, ` +
     `static files (${compressed} with brotli copies), public/ and locales/; ${trimmedBytes} bytes of inline page data ` +
     'trimmed from the prerendered pages',
 );

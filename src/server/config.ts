@@ -139,6 +139,8 @@ const schema = z.object({
     .refine((value) => isIP(value) !== 0, { error: 'expected an IPv4 or IPv6 address (the pod’s status.podIP)' })
     .optional(),
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
+  RENDER_CONCURRENCY: integer(1, 64, 4),
+  RENDER_QUEUE: integer(0, 10_000, 16),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
@@ -177,6 +179,8 @@ export interface ServerConfig {
   readonly podIp: string | null;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
   readonly buildPollIntervalMs: number;
+  /** What Next renders at once, in the renderer's process, and how many more may wait; beyond, 503 (src/server/rendering/). */
+  readonly render: { readonly concurrency: number; readonly queue: number };
   /**
    * During canary releases: the origins of the Services that reach only the stable build's
    * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
@@ -240,6 +244,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     telemetryTokenTtlMs: tokenTtl,
     podIp: values.POD_IP ?? null,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
+    render: Object.freeze({ concurrency: values.RENDER_CONCURRENCY, queue: values.RENDER_QUEUE }),
     releaseServices,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),

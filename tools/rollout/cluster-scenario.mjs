@@ -41,7 +41,11 @@ const SCRAPE_INTERVAL = '1s';
  * @param {string} dir
  * @param {{ listen?: { address: string, port: number }, monitors?: Parameters<typeof scrapeConfigsFor>[0][], scrapeInterval?: string, alertmanagerUrl?: string }} [options]
  */
-export async function startReleasePrometheus(releaseRefs, dir, { listen, monitors = [], scrapeInterval = SCRAPE_INTERVAL, alertmanagerUrl } = {}) {
+export async function startReleasePrometheus(
+  releaseRefs,
+  dir,
+  { listen, monitors = [], scrapeInterval = SCRAPE_INTERVAL, alertmanagerUrl } = {},
+) {
   const scrapeConfigs = monitors.flatMap((monitor) => scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval }));
   const ruleFiles = [];
   for (const releaseRef of releaseRefs) {

@@ -57,6 +57,11 @@ export type TelemetryRejection = (typeof TELEMETRY_REJECTIONS)[number];
 export type PeerFileKind = (typeof PEER_FILE_KINDS)[number];
 export type PeerForwardResult = (typeof PEER_FORWARD_RESULTS)[number];
 
+/** Why a render was refused (src/server/rendering/renderer.ts): every slot and the queue taken, or no renderer up (starting, restarting). */
+export const SHED_REASONS = ['queue_full', 'renderer_down'] as const;
+
+export type ShedReason = (typeof SHED_REASONS)[number];
+
 /** From 5 ms to 10 s: a prerendered page answers in the first buckets, a cold render in the last. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Core Web Vitals thresholds sit at 2.5 s (LCP) and 200 ms (INP). */
@@ -101,6 +106,42 @@ export function createMetrics(build: BuildInfo) {
       name: 'meridian_peer_forwards_total',
       help: "Requests for another live build's assets and manifests sent on to its pods during a canary release, by result.",
       labelNames: ['kind', 'result'] as const,
+      registers: [registry],
+    }),
+    renderShed: new Counter({
+      name: 'meridian_render_shed_total',
+      help: 'Requests for Next that were answered 503 with Retry-After instead of rendered, by reason (queue_full: every render slot and the queue taken; renderer_down: the renderer starting or restarting).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    rendersInFlight: new Gauge({
+      name: 'meridian_renders_in_flight',
+      help: 'Requests being rendered by the renderer process right now (at most RENDER_CONCURRENCY).',
+      registers: [registry],
+    }),
+    rendersQueued: new Gauge({
+      name: 'meridian_renders_queued',
+      help: 'Requests waiting for a render slot right now (at most RENDER_QUEUE).',
+      registers: [registry],
+    }),
+    rendererUp: new Gauge({
+      name: 'meridian_renderer_up',
+      help: "1 while the renderer process (Next's request handler) listens, 0 while it starts or restarts.",
+      registers: [registry],
+    }),
+    rendererRestarts: new Counter({
+      name: 'meridian_renderer_restarts_total',
+      help: 'Times the renderer process died and was started again.',
+      registers: [registry],
+    }),
+    rendererCpuSeconds: new Counter({
+      name: 'meridian_renderer_cpu_seconds_total',
+      help: 'CPU time (user and system) the renderer process used, over all its restarts.',
+      registers: [registry],
+    }),
+    rendererResidentMemory: new Gauge({
+      name: 'meridian_renderer_resident_memory_bytes',
+      help: 'Resident memory of the renderer process (0 while it is down); the serving process reports its own as process_resident_memory_bytes.',
       registers: [registry],
     }),
     buildInfo: new Gauge({
@@ -195,6 +236,7 @@ export function createMetrics(build: BuildInfo) {
   for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
   for (const reason of TELEMETRY_REJECTIONS) metrics.telemetryRejected.inc({ reason }, 0);
   for (const result of TELEMETRY_RELAY_RESULTS) metrics.telemetryRelays.inc({ result }, 0);
+  for (const reason of SHED_REASONS) metrics.renderShed.inc({ reason }, 0);
   for (const kind of PEER_FILE_KINDS) {
     for (const result of PEER_FORWARD_RESULTS) metrics.peerForwards.inc({ kind, result }, 0);
   }

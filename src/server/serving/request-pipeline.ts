@@ -26,8 +26,8 @@ import { securityHeaders, setHeaderList, type HeaderList } from './edge/security
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
 import type { CacheBusting } from './next/next-adapter';
-import type { PreparedNext } from './next/next-app';
-import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
+import type { Renderer } from '@/server/rendering/renderer';
+import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import type { PrerenderedPage } from './pages/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
@@ -61,8 +61,10 @@ export interface PipelineDeps {
   readiness: Readiness;
   /** Browser reports: the page-view tokens issued with every page view counted, and what checks each beacon. */
   telemetry: TelemetryServices;
-  /** Next, once prepared. */
-  next: () => PreparedNext | null;
+  /** Next's request handler, in the renderer's process: bounded, and shed beyond its limits. */
+  renderer: Renderer;
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next/next-adapter.ts. */
+  routerStateIsValid: (header: string | string[] | undefined) => boolean;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
   routeHandoverKey: string;
 }
@@ -101,7 +103,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (malformed !== undefined) {
       // What follows a head that cannot be trusted cannot be either.
       res.setHeader('Connection', 'close');
-      return answerPlainText(req, res, 400, malformed);
+      return answerPlainText(req, res, malformed.status, malformed.text);
     }
     if (refuseMethod(req, res, pathname)) return;
     // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
@@ -131,15 +133,14 @@ export function createRequestListener(deps: PipelineDeps) {
     if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
     if (isFilePath(pathname)) return answerMissingFile(req, res, route);
     if (serveNotFound(req, res, route, deps.notFoundPages)) return;
+    if (answerMissingRouterRequest(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
-    const next = deps.next();
-    if (!next) return answerPlainText(req, res, 503, 'starting');
     // Next answers a router state it cannot parse with a 500, while it is the client's mistake.
-    if (!next.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
+    if (!deps.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
       return answerPlainText(req, res, 400, 'Bad Request: unreadable Next-Router-State-Tree');
     }
     const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
-    return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
+    return handOverToNext(req, res, route, deps.renderer, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
   }
 
   /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */

@@ -19,6 +19,8 @@ describe("the app's settings", () => {
       TRUST_PROXY: 'false',
       HSTS: 'false',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '60',
+      RENDER_CONCURRENCY: '4',
+      RENDER_QUEUE: '16',
       OTEL_SERVICE_NAME: 'meridian',
       OTEL_SDK_DISABLED: 'false',
     });

@@ -47,6 +47,9 @@ describe('the Grafana dashboard', () => {
         'Time in GC',
         'Requests refused before parsing, by reason',
         'Connections dropped at MAX_CONNECTIONS',
+        'Renders shed, by reason',
+        'Renders in flight and queued',
+        'Renderer CPU (cores) and memory',
       ],
       Rollout: [
         'Pods by build id',

@@ -20,6 +20,7 @@ describe('readConfig', () => {
       telemetryTokenTtlMs: 1_800_000,
       podIp: null,
       buildPollIntervalMs: 60_000,
+      render: { concurrency: 4, queue: 16 },
       releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
@@ -43,6 +44,8 @@ describe('readConfig', () => {
       TELEMETRY_TOKEN_TTL_MS: '600000',
       POD_IP: 'fd00::7',
       BUILD_POLL_INTERVAL_MS: '1000',
+      RENDER_CONCURRENCY: '2',
+      RENDER_QUEUE: '0',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -63,6 +66,7 @@ describe('readConfig', () => {
       telemetryTokenTtlMs: 600_000,
       podIp: 'fd00::7',
       buildPollIntervalMs: 1000,
+      render: { concurrency: 2, queue: 0 },
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);
