@@ -143,16 +143,22 @@ describe('strangers attacking the browser signals during canaries of a good buil
       // page views by build, the attacker's share of the page views, and the alerts it set off.
       const window = `${Math.ceil((Date.now() - result.startedAt) / 1000)}s`;
       const scope = `namespace="${residual.namespace}"`;
-      const byBuild = async (metric: string): Promise<Record<string, number>> =>
-        Object.fromEntries(
-          (
-            await prometheus.query(
-              `sum by (build_id) (increase(${metric}{${scope}}[${window}]) * on (instance) group_left (build_id) meridian_build_info{${scope}})`,
-            )
-          ).map((series) => [series.metric.build_id, Math.round(Number(series.value[1]))]),
-        );
-      const pageViews = await byBuild('meridian_page_loads_total');
-      const failedPageViews = await byBuild('meridian_client_failed_page_views_total');
+      // By the build of the pod that counted (gone pods included: their last build info).
+      const byPodBuild = async (metric: string, by = ''): Promise<{ build_id?: string; page_build?: string; value: number }[]> =>
+        (
+          await prometheus.query(
+            `sum by (build_id${by}) (increase(${metric}{${scope}}[${window}]) * on (instance) group_left (build_id) max_over_time(meridian_build_info{${scope}}[${window}]))`,
+          )
+        ).map((series) => ({ ...series.metric, value: Math.round(Number(series.value[1])) }));
+      const pageViews: Record<string, number> = Object.fromEntries(
+        (await byPodBuild('meridian_page_loads_total')).map((series) => [series.build_id ?? '?', series.value]),
+      );
+      // A report counts for the page's build: `self` on a pod of that build, `other` on a pod of the other one.
+      const failedPageViews: Record<string, number> = { [A]: 0, [B]: 0 };
+      for (const series of await byPodBuild('meridian_client_failed_page_views_total', ', page_build')) {
+        const pageBuild = series.page_build === 'self' ? series.build_id : series.build_id === A ? B : A;
+        failedPageViews[pageBuild ?? '?'] = (failedPageViews[pageBuild ?? '?'] ?? 0) + series.value;
+      }
       const attackerPages = Object.values(attack.pagesByBuild).reduce((sum, count) => sum + count, 0);
       const allPages = Object.values(pageViews).reduce((sum, count) => sum + count, 0);
       const alerts = await prometheus.queryRange(`ALERTS{${scope}, alertstate="firing"}`, result.startedAt, Date.now());

@@ -155,7 +155,7 @@ describe('two pods of a release', () => {
       // The owner gone (its pod replaced), the other counts its page views' reports itself.
       await owner.stop();
       expect(await sendBeacon(other.url, { token, events: [{ type: 'chunk_reload' }] })).toBe(204);
-      expect(await counter(other, 'meridian_telemetry_relays_total', { result: 'owner_unreachable' })).toBe(1);
+      expect(await counter(other, 'meridian_telemetry_relays_total', { result: 'owner_gone' })).toBe(1);
       expect(await counter(other, 'meridian_client_events_total', { event: 'chunk_reload' })).toBe(1);
     } finally {
       await Promise.all([owner.stop(), other.stop()]);
@@ -267,7 +267,7 @@ describe('POST /api/telemetry through the real server', () => {
     ).toBe(204);
   });
 
-  it('npm run attack:telemetry: forgeries and replays move nothing but the refused counter, as it prints', async () => {
+  it('the attacker (npm run attack:telemetry): its forgeries and replays move nothing but the refused counter, as it prints', async () => {
     const script = path.join(ROOT, 'scripts', 'attack-telemetry.mjs');
     // A limit the attack does not reach: each kind's refusal is what it prints.
     const site = await startServer({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' });

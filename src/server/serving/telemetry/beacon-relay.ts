@@ -9,16 +9,21 @@ export const RELAY_HEADER = 'x-meridian-relayed-beacon';
 const RELAY_TIMEOUT_MS = 1000;
 const MAX_ANSWER_BYTES = 512;
 
-export interface RelayAnswer {
-  status: number;
-  body: Buffer;
-}
+/**
+ * What became of a relayed beacon: the owner's answer; the owner gone (its address refuses
+ * connections: the pod was replaced), so the receiving pod counts it; or the owner there but
+ * not answering in time, so the report is shed rather than counted twice.
+ */
+export type RelayOutcome = { kind: 'answered'; status: number; body: Buffer } | { kind: 'gone' } | { kind: 'busy' };
+
+/** What a connection to an address no pod holds any more ends in. */
+const GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 export interface BeaconRelay {
   /** Whether `header` is a relaying pod's mark of `body`. */
   isRelayed(header: string | string[] | undefined, body: Buffer): boolean;
-  /** `body` sent to the pod at `owner`; its answer, or null when it gave none in time. */
-  relay(owner: string, body: Buffer): Promise<RelayAnswer | null>;
+  /** `body` sent to the pod at `owner`, and what became of it. */
+  relay(owner: string, body: Buffer): Promise<RelayOutcome>;
 }
 
 /**
@@ -27,7 +32,7 @@ export interface BeaconRelay {
  * every pod would otherwise count once on each. A pod receiving a beacon of another pod's
  * token relays it there (on the port the pods share) and passes the answer on; the owner
  * trusts the relay's checks of origin and rate, and checks the token and replays itself. An
- * owner gone (a pod replaced) or slow leaves the receiving pod to count it.
+ * owner gone (a pod replaced) leaves the receiving pod to count it; a slow one, to shed it.
  */
 export function createBeaconRelay({ keys, port }: { keys: readonly string[]; port: number }): BeaconRelay {
   const macOf = (key: string, body: Buffer) => createHmac('sha256', key).update('relay\n').update(body).digest();
@@ -62,9 +67,10 @@ export function createBeaconRelay({ keys, port }: { keys: readonly string[]; por
           size += chunk.length;
           if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
         }
-        return answer.statusCode && answer.statusCode < 500 ? { status: answer.statusCode, body: Buffer.concat(chunks) } : null;
-      } catch {
-        return null;
+        const status = answer.statusCode ?? 0;
+        return status > 0 && status < 500 ? { kind: 'answered', status, body: Buffer.concat(chunks) } : { kind: 'busy' };
+      } catch (error) {
+        return GONE.has((error as NodeJS.ErrnoException).code ?? '') ? { kind: 'gone' } : { kind: 'busy' };
       }
     },
   };

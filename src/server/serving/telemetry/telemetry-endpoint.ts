@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
 import type { ProxyTrust } from '@/server/serving/edge/client-address';
-import { RELAY_HEADER, type BeaconRelay, type RelayAnswer } from './beacon-relay';
+import { RELAY_HEADER, type BeaconRelay } from './beacon-relay';
 import { hasBody, mediaTypeOf, readBody } from './beacon-body';
 import type { PageViewTokens } from './page-view-tokens';
 import type { ReplayGuard } from './replay-guard';
@@ -68,7 +68,7 @@ function refuse(
 function answerRefusal(
   res: ServerResponse,
   status: number,
-  reason: TelemetryRejection,
+  reason: TelemetryRejection | 'owner_busy',
   options: { close: boolean; headers?: Record<string, string> },
 ): void {
   if (res.headersSent) return;
@@ -81,7 +81,7 @@ function answerRefusal(
 }
 
 /** The owner's answer, passed on as it is. */
-function passOn(res: ServerResponse, answer: RelayAnswer): void {
+function passOn(res: ServerResponse, answer: { status: number; body: Buffer }): void {
   res.statusCode = answer.status;
   res.setHeader('Cache-Control', 'no-store');
   if (answer.body.length > 0) res.setHeader('Content-Type', 'application/json');
@@ -133,9 +133,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   // The pod that issued the token counts its reports, so that a replay counts nowhere else.
   const { owner } = check.view;
   if (!relayed && owner !== '' && owner !== deps.podIp) {
-    const answer = await deps.relay.relay(owner, read.body);
-    metrics.telemetryRelays.inc({ result: answer ? 'relayed' : 'owner_unreachable' });
-    if (answer) return passOn(res, answer);
+    const outcome = await deps.relay.relay(owner, read.body);
+    metrics.telemetryRelays.inc({ result: outcome.kind === 'answered' ? 'relayed' : `owner_${outcome.kind}` });
+    if (outcome.kind === 'answered') return passOn(res, outcome);
+    // Counted here, it might be counted again at the owner (a replay): shed, and said so.
+    if (outcome.kind === 'busy') return answerRefusal(res, 503, 'owner_busy', { close: false, headers: { 'Retry-After': '5' } });
   }
   // The build a report counts for is the token's, which the page cannot choose.
   // A beacon of nothing but replays (each already counted as one) is refused as a whole.

@@ -1,4 +1,5 @@
 import { createServer, request, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -353,7 +354,25 @@ describe('each page view counted by the pod that issued its token', () => {
     expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(204);
     expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
     expect((await values(other.metrics.telemetryRelays)).map(({ labels }) => (labels as { result: string }).result)).toEqual([
-      'owner_unreachable',
+      'owner_gone',
+    ]);
+  });
+
+  it('sheds a beacon whose owner is there but does not answer in time, rather than count it twice', async () => {
+    // An owner that takes the connection and never answers: a pod too busy to.
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
+    const other = await start({ podIp: '127.0.0.3', port: (silent.address() as AddressInfo).port });
+    const token = createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja');
+    const response = await post(other.url, { token, events: [{ type: 'chunk_reload' }] });
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    await expectError(response, 503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await values(other.metrics.clientEvents)).toEqual([]);
+    expect((await values(other.metrics.telemetryRelays)).map(({ labels }) => (labels as { result: string }).result)).toEqual([
+      'owner_busy',
     ]);
   });
 
