@@ -102,10 +102,11 @@ describe('strangers attacking the browser signals during canaries of a good buil
       // Every forgery refused: another site, no browser, no token, a token not ours.
       for (const [kind, count] of Object.entries(forged)) expect([kind, count > 0 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
       expect(Object.values(forged).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(ATTACK_RATE * 60);
-      // Each harvested token counted once, at the pod that issued it; every replay refused, on whichever pod it reached.
-      expect(replayed.tally['first use 204']).toBe(2);
-      expect(Object.keys(replayed.tally).sort()).toEqual(['first use 204', 'replay 409']);
-
+      // Each harvested token counted once, at the pod that issued it: every replay refused there
+      // (409), or answered 202 by another pod that relayed it there.
+      expect(Object.keys(replayed.tally).filter((kind) => !/^(first use 20[24]|replay (409|202))$/.test(kind))).toEqual([]);
+      expect((replayed.tally['first use 204'] ?? 0) + (replayed.tally['first use 202'] ?? 0)).toBe(2);
+      expect(replayed.tally['replay 409']).toBeGreaterThan(0);
       const window = `${Math.ceil((Date.now() - result.startedAt) / 1000)}s`;
       const refused = await prometheus.query(
         `sum by (reason) (increase(meridian_telemetry_rejected_total{namespace="${attacked.namespace}"}[${window}])) > 0`,

@@ -23,7 +23,8 @@ const METRICS = `http://meridian-metrics.${WEB.namespace}.svc.${NETWORK.clusterD
 
 const values = (networkPolicyEnabled: boolean) =>
   localClusterValues(NODE_PORT, {
-    replicaCount: 1,
+    // Two pods: one reaches the other, as the pods relay browser reports.
+    replicaCount: 2,
     app: { ...localClusterValues(NODE_PORT).app, otel: { exporterOtlpEndpoint: OTLP_ENDPOINT } },
     networkPolicy: {
       enabled: networkPolicyEnabled,

@@ -68,7 +68,7 @@ function refuse(
 function answerRefusal(
   res: ServerResponse,
   status: number,
-  reason: TelemetryRejection | 'owner_busy',
+  reason: TelemetryRejection,
   options: { close: boolean; headers?: Record<string, string> },
 ): void {
   if (res.headersSent) return;
@@ -78,14 +78,6 @@ function answerRefusal(
   res.setHeader('Cache-Control', 'no-store');
   if (options.close) res.setHeader('Connection', 'close');
   res.end(JSON.stringify({ error: reason }));
-}
-
-/** The owner's answer, passed on as it is. */
-function passOn(res: ServerResponse, answer: { status: number; body: Buffer }): void {
-  res.statusCode = answer.status;
-  res.setHeader('Cache-Control', 'no-store');
-  if (answer.body.length > 0) res.setHeader('Content-Type', 'application/json');
-  res.end(answer.body);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
@@ -130,18 +122,24 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   const check = deps.tokens.verify(token);
   if (!check.ok) return refuse(res, metrics, 403, check.reason, { close: false });
 
-  // The pod that issued the token counts its reports, so that a replay counts nowhere else.
-  const { owner } = check.view;
-  if (!relayed && owner !== '' && owner !== deps.podIp) {
-    const outcome = await deps.relay.relay(owner, read.body);
-    metrics.telemetryRelays.inc({ result: outcome.kind === 'answered' ? 'relayed' : `owner_${outcome.kind}` });
-    if (outcome.kind === 'answered') return passOn(res, outcome);
-    // Counted here, it might be counted again at the owner (a replay): shed, and said so.
-    if (outcome.kind === 'busy') return answerRefusal(res, 503, 'owner_busy', { close: false, headers: { 'Retry-After': '5' } });
+  // The pod that issued the token counts its reports, so that a replay counts nowhere else:
+  // it is relayed there, and answered 202 at once (a beacon's answer is read by nobody).
+  const { view } = check;
+  if (!relayed && view.owner !== '' && view.owner !== deps.podIp) {
+    const sent = deps.relay.relayLater(view.owner, read.body, (outcome) => {
+      metrics.telemetryRelays.inc({ result: outcome.kind === 'answered' ? 'relayed' : `owner_${outcome.kind}` });
+      // Its owner gone, nobody else will count it.
+      if (outcome.kind === 'gone') recordOnce(events, view, deps);
+    });
+    if (!sent) metrics.telemetryRelays.inc({ result: 'shed' });
+    res.statusCode = 202;
+    res.setHeader('Cache-Control', 'no-store');
+    res.end();
+    return;
   }
   // The build a report counts for is the token's, which the page cannot choose.
   // A beacon of nothing but replays (each already counted as one) is refused as a whole.
-  if (recordOnce(events, check.view, deps) === 0) return answerRefusal(res, 409, 'replay', { close: false });
+  if (recordOnce(events, view, deps) === 0) return answerRefusal(res, 409, 'replay', { close: false });
   res.statusCode = 204;
   res.setHeader('Cache-Control', 'no-store');
   res.end();
