@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
+import { onPinnedNode } from '../../tools/node-runtime.mjs';
 import { fileTimings, playwrightOutcome, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
@@ -51,6 +52,8 @@ function readOutcome(name, toOutcome) {
   return toOutcome(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+// The suites run on the Node production runs, whatever Node `npm test` was started with.
+onPinnedNode();
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 ensureBrowser();

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pinnedNode } from '../node-runtime.mjs';
 import { exitAsFailure, waitFor } from './wait.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,14 +31,14 @@ export function waitForHttp(url, timeoutMs = 30_000) {
 
 /**
  * Runs the production server (our entry) of the current build, or of the build
- * whose entry is given, on `port`. Returns its base URL, its output so far, and
+ * whose entry is given, on `port`, on the pinned Node production runs. Returns its base URL, its output so far, and
  * a stop() that waits for exit and resolves with the exit code. A server not
  * ready within `readyTimeoutMs` is killed before the error is thrown: nothing
  * outlives the run that started it.
  * @param {{ port: number, env?: Record<string, string>, cwd?: string, entry?: string, readyTimeoutMs?: number }} options
  */
 export async function startApp({ port, env = {}, cwd = ROOT, entry = path.join(ROOT, SERVER_ENTRY), readyTimeoutMs = 30_000 }) {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(pinnedNode(), [entry], {
     cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOSTNAME: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { pinnedNode } from '../../../tools/node-runtime.mjs';
 import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../tools/lib/app-server.mjs';
 import { freePort } from '../../../tools/lib/ports.mjs';
 import { exitAsFailure } from '../../../tools/lib/wait.mjs';
@@ -75,7 +76,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, [options.entry ?? path.join(ROOT, SERVER_ENTRY)], {
+  const child = spawn(pinnedNode(), [options.entry ?? path.join(ROOT, SERVER_ENTRY)], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
