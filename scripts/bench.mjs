@@ -47,7 +47,7 @@ const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
 /** The stages that load pages in a browser, each beside the floor. */
 const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
-/** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */
+/** The pages the bench measures; the 404 joins the simulated Lighthouse runs for its audits. */
 const PAGES = [
   { id: 'root', path: '/' },
   { id: 'ja', path: '/ja' },
