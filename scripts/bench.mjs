@@ -41,7 +41,8 @@ import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
 import { buildRows, printTable, writeSummary } from '../tools/bench/summary.mjs';
 import { measureThroughput } from '../tools/bench/throughput.mjs';
 import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
-import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
+import { envNumber, freePort, heading, log } from '../tools/bench/util.mjs';
+import { stopRunning } from '../tools/lib/command.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
@@ -106,7 +107,7 @@ async function main() {
     process.once(signal, () => {
       interrupted = true;
       log(`\n${signal}: stopping wrk and the app server`);
-      killChildren();
+      stopRunning();
       killBenchServers();
       stopApp().finally(() => process.exit(130));
     });

@@ -1,8 +1,8 @@
 // Installs the Debian packages the tests and benchmarks drive, when they are missing.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runSync } from './lib/command.mjs';
 import { PINS } from './pins.mjs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -48,7 +48,7 @@ export function installablePackages() {
 
 /** @param {string} name */
 function packageInstalled(name) {
-  return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
+  return runSync('dpkg-query', ['-W', '-f=${Status}', name], { check: false }).stdout.includes('install ok installed');
 }
 
 /**
@@ -56,8 +56,8 @@ function packageInstalled(name) {
  * @param {string} name
  */
 export function upstreamVersion(name) {
-  const { stdout, status } = spawnSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' });
-  if (status !== 0 || !stdout) return null;
+  const { stdout, exitCode } = runSync('dpkg-query', ['-W', '-f=${Version}', name], { check: false });
+  if (exitCode !== 0 || !stdout) return null;
   return stdout.replace(/^\d+:/, '').replace(/[-+~].*$/, '');
 }
 
@@ -72,7 +72,7 @@ const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
  * @param {NodeJS.ProcessEnv} env
  */
 function aptGet(args, env) {
-  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: ['ignore', 2, 2], env });
+  runSync('flock', [APT_LOCK, 'apt-get', ...args], { env, echo: true });
 }
 
 /**

