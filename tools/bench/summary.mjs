@@ -8,6 +8,7 @@ import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
 import { htmlRows, jsRows, lighthouseRows, traceRows } from './page-rows.mjs';
+import { markdownTable } from '../lib/table.mjs';
 import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
@@ -327,13 +328,8 @@ export function buildRows(
 
 /** @param {Row[]} rows */
 export function printTable(rows) {
-  const header = ['Metric', 'Value', 'Target', 'Result'];
   const cells = rows.map((r) => [r.metric, String(r.value), r.target, r.result]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
-  const line = (/** @type {string[]} */ c) => `| ${c.map((text, i) => text.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  log(line(header));
-  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const c of cells) log(line(c));
+  log(markdownTable(['Metric', 'Value', 'Target', 'Result'], cells, { aligned: true }));
 }
 
 /**

@@ -3,6 +3,7 @@
 // file any browser opens) to gameday-report/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { markdownTable } from '../lib/table.mjs';
 
 /** @typedef {import('./run.mjs').GamedayResult} GamedayResult @typedef {import('./run.mjs').FaultResult} FaultResult */
 
@@ -42,16 +43,8 @@ function runbookOutcome(entry) {
   return `${entry.steps.length} steps${failed ? `, ${failed} failed` : ''}${missed ? `, ${missed} findings missing` : ''}; ${panel}`;
 }
 
-/** The rows as an aligned text table. @param {string[][]} rows */
-export function formatTable(rows) {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  const line = (/** @type {string[]} */ row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(rows[0] ?? []), widths.map((width) => '─'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
+/** The rows (the first the header) as an aligned table. @param {string[][]} rows */
+export const formatTable = ([header = [], ...rows]) => markdownTable(header, rows, { aligned: true });
 
 /** @param {string} text */
 const escapeXml = (text) => text.replace(/[<>&"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
