@@ -12,6 +12,7 @@ import { clusterAccess } from '../tools/gameday/cluster-access.mjs';
 import { formatTable, noise, reportRows, writeReport } from '../tools/gameday/report.mjs';
 import { startGameday } from '../tools/gameday/run.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
 
 const USAGE = `Usage: npm run gameday -- [options]
 
@@ -41,39 +42,17 @@ const OPTIONS = /** @type {const} */ ({
   'otlp-endpoint': { type: 'string' },
   'runbook-base-url': { type: 'string' },
   values: { type: 'string', multiple: true, default: /** @type {string[]} */ ([]) },
-  help: { type: 'boolean', default: false },
+  help: HELP,
 });
 
-/** @param {unknown} error @returns {never} */
-function usageError(error) {
-  console.error(`gameday: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-  process.exit(2);
-}
-
-const { values: options } = (() => {
-  try {
-    return parseArgs({
-      options: OPTIONS,
-    });
-  } catch (error) {
-    return usageError(error);
-  }
-})();
-
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values: options } = parseCommand('gameday', USAGE, () => parseArgs({ options: OPTIONS }));
 
 const log = (/** @type {string} */ line) => console.log(line);
 const access = clusterAccess();
 await ensureDockerEngine();
 let image = options.image;
 if (!image) {
-  if (!access.local) {
-    console.error(`gameday: --image is needed for the cluster of ${access.kubeconfig}: a build its nodes can pull\n\n${USAGE}`);
-    process.exit(2);
-  }
+  if (!access.local) usageError('gameday', USAGE, `--image is needed for the cluster of ${access.kubeconfig}: a build its nodes can pull`);
   [image] = await buildAppImages([CLUSTER_BUILDS.a], log);
 }
 

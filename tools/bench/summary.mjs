@@ -70,7 +70,7 @@ function throughputRows(throughput) {
   return rows;
 }
 
-/** Issue 15's server figures before the work on it, printed beside today's (same machine, quieter day). */
+/** The server figures from before the work on them, printed beside today's (same machine, quieter day). */
 export const PREVIOUS = {
   jaShareOfBare: 0.32,
   jaShareOfBareQuiet: 0.42,
@@ -290,7 +290,7 @@ function imageRows(image) {
 }
 
 /**
- * Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows.
+ * Rows of the stages that ran (`stages`: names as in --only); a stage that crashed shows ERROR rows.
  * @param {BenchResults} results
  * @param {ReadonlySet<string> | null} stages null: every stage
  */

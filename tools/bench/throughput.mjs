@@ -115,7 +115,7 @@ function formatRun(result) {
 export async function measureThroughput(baseUrl, { durationS, warmupS, rounds }) {
   heading('Throughput (wrk)');
   log(
-    `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (BENCH_DURATION_S), ` +
+    `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (--duration-s), ` +
       `${rounds} alternating rounds, ${warmupS} s warm-up per target; the best round counts.`,
   );
   const statuses = await preflight(baseUrl);

@@ -26,19 +26,6 @@ export function loud(message) {
 /** A TCP port that is free on 127.0.0.1 right now (bind port 0, read it, release it). */
 export { freePort } from '../lib/ports.mjs';
 
-/**
- * Positive number from an environment variable, or the default.
- * @param {string} name
- * @param {number} fallback
- */
-export function envNumber(name, fallback) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
 export const kib = (/** @type {number} */ bytes) => bytes / 1024;
 
 /**
