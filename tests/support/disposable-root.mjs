@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, readlinkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { x } from 'tinyexec';
-import { waitFor } from '../../tools/lib/wait.mjs';
+import { run as runOnHost } from '../../tools/lib/command.mjs';
+import { startDaemon } from '../../tools/lib/daemon.mjs';
 
 /** Where apt and dpkg write: everything else (the repository, /tmp, /root) is the host's. */
 const OVERLAID = ['usr', 'etc', 'var', 'opt'];
@@ -18,7 +18,7 @@ const POLICY_RC_D = "#!/bin/sh\n# Services are the host's: no package of a dispo
 /**
  * @typedef {{ stdout: string, stderr: string, exitCode: number | undefined }} Output
  * @typedef {{
- *   run(command: string, args: string[], options?: { cwd?: string, env?: NodeJS.ProcessEnv }): PromiseLike<Output>,
+ *   run(command: string, args: string[], options?: { cwd?: string, env?: NodeJS.ProcessEnv }): Promise<Output>,
  *   installed(name: string): Promise<boolean>,
  *   close(): Promise<void>,
  * }} DisposableRoot
@@ -27,14 +27,20 @@ const POLICY_RC_D = "#!/bin/sh\n# Services are the host's: no package of a dispo
 /**
  * The namespace's holder: `sleep` in a mount namespace of its own, killed with the process that
  * started it (setpriv's parent-death signal), so no namespace outlives a killed test run.
+ * Ready once unshare has made the namespace and handed over to sleep.
  */
 function startHolder() {
-  const holder = x('setpriv', ['--pdeathsig', 'KILL', '--', 'unshare', '--mount', '--propagation', 'private', '--', 'sleep', 'infinity'], {
-    throwOnError: false,
+  const ownNamespace = readlinkSync('/proc/self/ns/mnt');
+  return startDaemon({
+    name: 'disposable-root: the mount namespace',
+    command: 'setpriv',
+    args: ['--pdeathsig', 'KILL', '--', 'unshare', '--mount', '--propagation', 'private', '--', 'sleep', 'infinity'],
+    ready: ({ pid }) => {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'sleep' || readlinkSync(`/proc/${pid}/ns/mnt`) === ownNamespace)
+        throw new Error('not yet unshared');
+    },
+    readyTimeoutMs: 10_000,
   });
-  const pid = holder.pid;
-  if (pid === undefined) throw new Error('disposable-root: unshare did not start');
-  return { holder, pid };
 }
 
 /**
@@ -44,15 +50,11 @@ function startHolder() {
  * @returns {Promise<DisposableRoot>}
  */
 export async function machineWithout(packages) {
+  const holder = await startHolder();
   const folder = mkdtempSync(path.join(tmpdir(), 'meridian-disposable-root-'));
-  const { holder, pid } = startHolder();
-  const ownNamespace = readlinkSync('/proc/self/ns/mnt');
   /** @type {DisposableRoot['run']} */
   const run = (command, args, { cwd = '/', env = process.env } = {}) =>
-    x('nsenter', ['--target', String(pid), '--mount', `--wd=${cwd}`, '--', command, ...args], {
-      throwOnError: false,
-      nodeOptions: { env },
-    });
+    runOnHost('nsenter', ['--target', String(holder.pid), '--mount', `--wd=${cwd}`, '--', command, ...args], { env, check: false });
   const root = {
     run,
     /** @param {string} name */
@@ -60,16 +62,12 @@ export async function machineWithout(packages) {
       return (await run('dpkg-query', ['-W', '-f=${Status}', name])).stdout === 'install ok installed';
     },
     async close() {
-      holder.kill('SIGKILL');
+      await holder.stop('SIGKILL');
       // The mounts go with the namespace's last process; their folders are plain files on the host.
       rmSync(folder, { recursive: true, force: true });
     },
   };
   try {
-    await waitFor('disposable-root: the mount namespace', () => {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'sleep' || readlinkSync(`/proc/${pid}/ns/mnt`) === ownNamespace)
-        throw new Error('not yet unshared');
-    });
     for (const dir of OVERLAID) {
       const upper = path.join(folder, dir, 'upper');
       const work = path.join(folder, dir, 'work');

@@ -2,8 +2,8 @@
 // tools/debian-packages.mjs and what they depend on. The runner records it before the suites
 // (`recordPackageSet`); the last test compares it with the set after them.
 import { writeFileSync } from 'node:fs';
-import { xSync } from 'tinyexec';
 import { installablePackages } from '../../tools/debian-packages.mjs';
+import { runSync } from '../../tools/lib/command.mjs';
 
 /** @typedef {Record<string, string>} PackageSet installed package (`name:arch`) → version */
 
@@ -25,7 +25,7 @@ export function parsePackageSet(listing) {
 export const LISTING_ARGS = ['-W', '-f=${binary:Package} ${Version} ${db:Status-Status}\n'];
 
 /** This machine's installed packages. */
-export const packageSet = () => parsePackageSet(xSync('dpkg-query', LISTING_ARGS, { throwOnError: true }).stdout);
+export const packageSet = () => parsePackageSet(runSync('dpkg-query', LISTING_ARGS).stdout);
 
 /** @param {string} file */
 export const recordPackageSet = (file) => writeFileSync(file, `${JSON.stringify(packageSet(), null, 1)}\n`);
@@ -35,21 +35,17 @@ export const recordPackageSet = (file) => writeFileSync(file, `${JSON.stringify(
  * Depends and Pre-Depends, recursively), as `name` without the architecture.
  */
 export function installableClosure() {
-  const { stdout } = xSync(
-    'apt-cache',
-    [
-      'depends',
-      '--recurse',
-      '--no-recommends',
-      '--no-suggests',
-      '--no-conflicts',
-      '--no-breaks',
-      '--no-replaces',
-      '--no-enhances',
-      ...installablePackages(),
-    ],
-    { throwOnError: true },
-  );
+  const { stdout } = runSync('apt-cache', [
+    'depends',
+    '--recurse',
+    '--no-recommends',
+    '--no-suggests',
+    '--no-conflicts',
+    '--no-breaks',
+    '--no-replaces',
+    '--no-enhances',
+    ...installablePackages(),
+  ]);
   const names = [...stdout.matchAll(/^(?:\s+\|?(?:Pre)?Depends: )?([a-z0-9][a-z0-9.+-]+)(?::\w+)?$/gm)].map((match) => match[1] ?? '');
   return new Set(names);
 }

@@ -26,7 +26,7 @@ import { exitAsFailure, waitFor } from './wait.mjs';
  * Without `ready`, resolves at once.
  * @param {{
  *   name: string, command: string, args: string[], env?: NodeJS.ProcessEnv, cwd?: string,
- *   ready?: () => unknown, readyTimeoutMs?: number,
+ *   ready?: (daemon: Daemon) => unknown, readyTimeoutMs?: number,
  * }} options
  * @returns {Promise<Daemon>}
  */
@@ -61,7 +61,7 @@ export async function startDaemon({ name, command, args, env = process.env, cwd,
   // Once ready, a later exit is expected (stop()): exitAsFailure never leaves it unhandled.
   const diedEarly = exitAsFailure(name, exit, () => output);
   try {
-    await Promise.race([waitFor(`${name} to be ready`, ready, { timeoutMs: readyTimeoutMs, intervalMs: 100 }), diedEarly]);
+    await Promise.race([waitFor(`${name} to be ready`, () => ready(daemon), { timeoutMs: readyTimeoutMs, intervalMs: 100 }), diedEarly]);
   } catch (error) {
     await daemon.stop('SIGKILL');
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- ${name}'s last output ---\n${output.slice(-4000)}`);

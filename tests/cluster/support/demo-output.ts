@@ -4,12 +4,11 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** A finished demo run, from spawnSync or the process runner (tinyexec). */
+/** A finished demo run, as the process runner (tools/lib/command.mjs) hands it back. */
 export interface DemoRun {
   stdout: string;
   stderr: string;
-  status?: number | null;
-  exitCode?: number;
+  exitCode: number | undefined;
 }
 
 /**
@@ -21,5 +20,5 @@ export function demoFailure(demo: DemoRun): string {
   const stderr = lines(demo.stderr);
   const error = stderr.find((line) => /\b\w*Error\b/.test(line)) ?? stderr.at(-1) ?? 'nothing on stderr';
   const verdict = lines(demo.stdout).at(-1) ?? 'nothing on stdout';
-  return `exit ${demo.status ?? demo.exitCode ?? 'by a signal'}: ${error} | stdout ends: ${verdict}\n${demo.stdout}\n${demo.stderr}`;
+  return `exit ${demo.exitCode ?? 'by a signal'}: ${error} | stdout ends: ${verdict}\n${demo.stdout}\n${demo.stderr}`;
 }
