@@ -3,7 +3,6 @@
 // (fault → alert → fired after → notified → resolved after) and writes it, with a picture
 // of the timeline, to gameday-report/. Exits 1 unless every fault fired, was notified and
 // resolved without noise. Cleans up after itself, even on Ctrl-C (SIGINT) or SIGTERM.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAppImages, CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../tools/cluster/app-images.mjs';
@@ -13,6 +12,7 @@ import { formatTable, noise, reportRows, writeReport } from '../tools/gameday/re
 import { startGameday } from '../tools/gameday/run.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
 import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
+import { runSync, succeeds } from '../tools/lib/command.mjs';
 
 const USAGE = `Usage: npm run gameday -- [options]
 
@@ -72,9 +72,8 @@ const gameday = startGameday({
 let interrupted = false;
 /** Signals what we started (helm, kubectl, docker) and waits for them to exit, at most 10 s. @param {string} signal */
 function stopChildren(signal) {
-  spawnSync('pkill', ['--signal', signal, '--parent', String(process.pid)]);
-  for (let waited = 0; waited < 100 && spawnSync('pgrep', ['--parent', String(process.pid)]).status === 0; waited += 1)
-    spawnSync('sleep', ['0.1']);
+  runSync('pkill', ['--signal', signal, '--parent', String(process.pid)], { check: false });
+  for (let waited = 0; waited < 100 && succeeds('pgrep', ['--parent', String(process.pid)]); waited += 1) runSync('sleep', ['0.1']);
 }
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {

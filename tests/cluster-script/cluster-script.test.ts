@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -18,15 +17,9 @@ import { machineWithout } from '../support/disposable-root.mjs';
 import { keepComponentLogs } from '../../tools/cluster/component-logs.mjs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
-function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function shell(command: string): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  const { exitCode, stdout, stderr } = await run('bash', ['-c', command], { cwd: ROOT, check: false });
+  return { code: exitCode, stdout, stderr };
 }
 
 const recordedPids = () =>
