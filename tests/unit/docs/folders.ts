@@ -1,9 +1,9 @@
 // The folders a Markdown file names in its code spans (`src/server/serving/files/`,
 // `bench/floor/`), and whether each is there.
-import { execFileSync } from 'node:child_process';
 import type { Nodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import path from 'node:path';
+import { succeeds } from '../../../tools/lib/command.mjs';
 import { repositoryFiles, ROOT } from './repository';
 
 export interface NamedFolder {
@@ -34,14 +34,7 @@ export function repositoryFolders(): Set<string> {
 }
 
 /** Whether git ignores `folder`: what the commands write (`test-reports/`, `rollout-report/`, `.next/`). */
-const ignored = (folder: string): boolean => {
-  try {
-    execFileSync('git', ['check-ignore', '--quiet', '--no-index', folder], { cwd: ROOT });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const ignored = (folder: string): boolean => succeeds('git', ['-C', ROOT, 'check-ignore', '--quiet', '--no-index', folder]);
 
 /**
  * What is wrong with `folder` named in `doc`, or null when it is a folder of the tree, from

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSync } from '../../../tools/lib/command.mjs';
 import { fileTimings, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from '../../support/test-reports.mjs';
 
 // Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
@@ -10,11 +10,8 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 let dir: string;
 
 function runReporting(command: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    execFileSync(path.join(ROOT, 'node_modules/.bin', command), args, { cwd: dir, stdio: 'pipe', env: { ...process.env, CI: '', ...env } });
-  } catch {
-    // Both exit non-zero here: the suites are made to fail.
-  }
+  // Both exit non-zero here: the suites are made to fail.
+  runSync(path.join(ROOT, 'node_modules/.bin', command), args, { cwd: dir, env: { ...process.env, CI: '', ...env }, check: false });
 }
 
 beforeAll(() => {

