@@ -74,8 +74,8 @@ export async function run(command, args, { cwd, env, input, timeoutMs, echo = fa
  * @returns {Finished}
  */
 export function runSync(command, args, { cwd, env, input, timeoutMs, check = true, echo = false } = {}) {
-  /** @type {import('node:child_process').SpawnSyncOptions} */
   // Output past spawnSync's 1 MiB default (a recursive apt-cache listing) is kept, not refused.
+  /** @type {import('node:child_process').SpawnSyncOptions} */
   const nodeOptions = { cwd, env: env ?? process.env, input, maxBuffer: 1 << 26, ...(echo ? { stdio: ['pipe', 2, 2] } : {}) };
   let out;
   try {
