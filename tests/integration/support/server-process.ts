@@ -10,6 +10,8 @@ export { freePort };
 export interface RunningServer {
   url: string;
   metricsUrl: string;
+  /** The serving process's. */
+  pid: number | undefined;
   /** Every stdout line so far. */
   lines(): string[];
   stderr(): string;
@@ -47,6 +49,9 @@ export function serverPerFile(env: Record<string, string> = {}): RunningServer {
     get metricsUrl() {
       return current().metricsUrl;
     },
+    get pid() {
+      return current().pid;
+    },
     get exited() {
       return current().exited;
     },
@@ -82,6 +87,7 @@ export async function startServer(
     url: app.url,
     // A server given its own loopback address (HOSTNAME, as a pod has its own) is reached there.
     metricsUrl: `http://${env.HOSTNAME ?? '127.0.0.1'}:${metricsPort}`,
+    pid: app.pid,
     lines: () => app.stdout().split('\n').filter(Boolean),
     stderr: app.stderr,
     exited: app.exited,
