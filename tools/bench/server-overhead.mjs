@@ -28,7 +28,7 @@ export const VARIANTS = [
 /**
  * `fromMemory`: our entry answers these without Next (prerendered HTML, the
  * not-found template). `reference`: measured for the overhead of our pipeline
- * around a page Next renders in both servers, not one of the issue's targets.
+ * around a page Next renders in both servers, not one of the targets.
  */
 /** @type {readonly { id: string, label: string, path: string, headers?: Record<string, string>, expectStatus: number, fromMemory: boolean, reference?: boolean }[]} */
 const PATHS = [
