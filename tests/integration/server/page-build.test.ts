@@ -20,7 +20,9 @@ const tokenOf = async (of: RunningServer) => {
 };
 const beacon = (body: object) => sendBeacon(server.url, body);
 
-const reportsOf = (series: Series[]) => series.filter((one) => one.name.startsWith('meridian_'));
+// The renderer's own readings (its CPU time and memory, sent each second) move on their own.
+const reportsOf = (series: Series[]) =>
+  series.filter((one) => one.name.startsWith('meridian_') && !one.name.startsWith('meridian_renderer_'));
 const valueOf = (series: Series[], name: string, labels: Record<string, string>) =>
   series.find((one) => one.name === name && Object.entries(labels).every(([key, value]) => one.labels[key] === value))?.value ?? 0;
 
