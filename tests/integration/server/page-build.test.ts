@@ -20,7 +20,9 @@ const tokenOf = async (of: RunningServer) => {
 };
 const beacon = (body: object) => sendBeacon(server.url, body);
 
-const reportsOf = (series: Series[]) => series.filter((one) => one.name.startsWith('meridian_'));
+/** The series browsers' reports can move (the renderer's own usage moves by itself). */
+const reportsOf = (series: Series[]) =>
+  series.filter((one) => one.name.startsWith('meridian_') && !one.name.startsWith('meridian_renderer_'));
 const valueOf = (series: Series[], name: string, labels: Record<string, string>) =>
   series.find((one) => one.name === name && Object.entries(labels).every(([key, value]) => one.labels[key] === value))?.value ?? 0;
 
