@@ -166,6 +166,12 @@ describe("the canary analysis's queries, against made-up series (promtool)", () 
     ['client-lcp-p75', "a canary's pages painting in up to 5 s", 'fails', withCanaryPages({ views: 1, failures: 0, slowLcp: true })],
     ['client-lcp-p75', "a canary's pages painting as fast as stable's", 'passes', HEALTHY],
     ['client-lcp-p75', 'no page of the canary reporting', 'no data', withCanaryPages({ views: 0, failures: 0 })],
+    [
+      'client-lcp-p75',
+      'a canary with 12 page loads in the window, fewer than 20, however many slow LCPs are reported',
+      'no data',
+      withCanaryPages({ views: 1, failures: 0, slowLcp: true }, 0.05),
+    ],
   ])('%s: %s → %s', (metric, _case, verdict, traffic) => {
     const result = verdictOf(metric, traffic, verdict);
     expect(result.status, result.output).toBe(0);

@@ -20,7 +20,7 @@ const tokenOf = async (of: RunningServer) => {
 };
 const beacon = (body: object) => sendBeacon(server.url, body);
 
-// The renderer's own readings (its CPU time and memory, sent each second) move on their own.
+/** The series browsers' reports can move (the renderer's own usage moves by itself). */
 const reportsOf = (series: Series[]) =>
   series.filter((one) => one.name.startsWith('meridian_') && !one.name.startsWith('meridian_renderer_'));
 const valueOf = (series: Series[], name: string, labels: Record<string, string>) =>
