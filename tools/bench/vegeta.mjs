@@ -1,7 +1,7 @@
 // vegeta, the constant-rate load generator (tools/pins.mjs; built from its Go module once per
 // machine by tools/cluster-binaries.mjs): it sends at the rate asked whatever the answers take,
 // so a latency is measured at a rate, where wrk measures the peak rate.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../cluster-binaries.mjs';
@@ -54,9 +54,12 @@ export async function attack(vegeta, { targetsFile, rate, durationS }) {
     `-duration=${durationS}s`,
     '-timeout=10s',
     '-redirects=-1',
+    // Only latencies and statuses are read: a page's body in every result made 1.2 GB a run.
+    '-max-body=0',
     `-output=${results}`,
   ]);
   const { stdout } = await run(vegeta, ['report', '-type=json', results]);
+  rmSync(results);
   const report =
     /** @type {{ requests: number, rate: number, latencies: Record<string, number>, status_codes: Record<string, number>, errors: string[] | null }} */ (
       JSON.parse(stdout)
