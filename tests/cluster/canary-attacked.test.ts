@@ -103,9 +103,11 @@ describe('strangers attacking the browser signals during canaries of a good buil
 
       expect(result.settled).toMatchObject({ stableBuild: B, canaryBuild: null });
       expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
-      // Every forgery refused: another site, no browser, no token, a token not ours.
-      for (const [kind, count] of Object.entries(forged)) expect([kind, count > 0 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
-      expect(Object.values(forged).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(ATTACK_RATE * 60);
+      // Every forgery refused: another site, no browser, no token, a token not ours. Each sent
+      // often enough to page on-call had it counted (the browser alerts need 10 reports; how
+      // many more the attacker gets out depends on how busy the machine is).
+      expect(Object.keys(forged).length).toBeGreaterThanOrEqual(8);
+      for (const [kind, count] of Object.entries(forged)) expect([kind, count >= 50 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
       // Each harvested token counted once, at the pod that issued it: every replay refused there
       // (409), or answered 202 by another pod that relayed it there.
       expect(Object.keys(replayed.tally).filter((kind) => !/^(first use 20[24]|replay (409|202))$/.test(kind))).toEqual([]);
