@@ -23,7 +23,10 @@ import { canaryReleasesForThisFile, expectAnalyses, upgradeTo } from './support/
 //   reload with its token. B is still promoted (the reports land on both builds alike); what
 //   they do to the alerts is measured and written to test-reports/canary-attacked.json.
 // The pods see every client through the NodePort as the node's address, so the per-address
-// beacon limit is lifted here (it is tested behind haproxy, tests/integration/server).
+// beacon limit is lifted here (it is tested behind haproxy, tests/integration/server). The two
+// attacks side by side keep the machine's two cores busy, so the visitors' first reports of the
+// canary's paint come later than beside a quiet canary: each analysis takes twice the measurements
+// (a run seen with no LCP report of the canary in its four measurements paused inconclusive).
 const attacked = { release: 'meridian', namespace: 'canary-attacked', nodePort: 30097 };
 const residual = { release: 'meridian', namespace: 'canary-residual', nodePort: 30098 };
 const { a: A, b: B } = CLUSTER_BUILDS;
@@ -81,6 +84,7 @@ describe('strangers attacking the browser signals during canaries of a good buil
   const releases = canaryReleasesForThisFile([attacked, residual], undefined, {
     alertmanagerUrl: () => engines.alertmanager?.url,
     app: { telemetryRateLimitPerMinute: 100_000 },
+    analysis: { count: 8, inconclusiveLimit: 7 },
   });
 
   test.concurrent(
@@ -99,9 +103,11 @@ describe('strangers attacking the browser signals during canaries of a good buil
 
       expect(result.settled).toMatchObject({ stableBuild: B, canaryBuild: null });
       expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
-      // Every forgery refused: another site, no browser, no token, a token not ours.
-      for (const [kind, count] of Object.entries(forged)) expect([kind, count > 0 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
-      expect(Object.values(forged).reduce((sum, count) => sum + count, 0)).toBeGreaterThan(ATTACK_RATE * 60);
+      // Every forgery refused: another site, no browser, no token, a token not ours. Each sent
+      // often enough to page on-call had it counted (the browser alerts need 10 reports; how
+      // many more the attacker gets out depends on how busy the machine is).
+      expect(Object.keys(forged).length).toBeGreaterThanOrEqual(8);
+      for (const [kind, count] of Object.entries(forged)) expect([kind, count >= 50 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
       // Each harvested token counted once, at the pod that issued it: every replay refused there
       // (409), or answered 202 by another pod that relayed it there.
       expect(Object.keys(replayed.tally).filter((kind) => !/^(first use 20[24]|replay (409|202))$/.test(kind))).toEqual([]);

@@ -57,20 +57,24 @@ async function installCanaryRelease(release: CanaryRelease, values: Record<strin
  * For this file: Argo Rollouts installed as a user does, a Prometheus on the node's address
  * (the controller queries it) following the releases and the controller's metrics (and sending
  * the releases' alerts to `alertmanagerUrl()`, when it names one), and build A of each release
- * installed with `rollout.strategy: canary` (and the `app` settings given), while `alongside`
- * (the file's bad builds) is made. All removed afterwards.
+ * installed with `rollout.strategy: canary` (and the `app` and `analysis` settings given), while
+ * `alongside` (the file's bad builds) is made. All removed afterwards.
  */
 export function canaryReleasesForThisFile(
   releases: CanaryRelease[],
   alongside: () => Promise<unknown> = async () => {},
-  { alertmanagerUrl = () => undefined, app = {} }: { alertmanagerUrl?: () => string | undefined; app?: Record<string, unknown> } = {},
+  {
+    alertmanagerUrl = () => undefined,
+    app = {},
+    analysis = {},
+  }: { alertmanagerUrl?: () => string | undefined; app?: Record<string, unknown>; analysis?: Record<string, unknown> } = {},
 ) {
   const state: { prometheus?: Prometheus; valuesFiles: Record<string, string>; dir?: string } = { valuesFiles: {} };
   beforeAll(async () => {
     state.dir = mkdtempSync(path.join(tmpdir(), 'meridian-canary-'));
     await installArgoRollouts(log);
     const prometheus = await nodePrometheus();
-    const values = canaryValues({ prometheusAddress: prometheus.address });
+    const values = canaryValues({ prometheusAddress: prometheus.address, analysis });
     await Promise.all([
       alongside(),
       ...releases.map(async (release) => {
