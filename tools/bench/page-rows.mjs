@@ -1,4 +1,4 @@
-// The summary table's rows for what a visitor's browser gets (issue 23): each figure of
+// The summary table's rows for what a visitor's browser gets: each figure of
 // Meridian's pages beside the floor's, measured in the same run.
 import { JS_LATER_OVER_FLOOR_KIB, JS_OVER_FLOOR_KIB } from './js-bytes.mjs';
 import { APPLIED_OVER_FLOOR } from './lighthouse.mjs';
