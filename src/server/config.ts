@@ -183,7 +183,7 @@ export interface ServerConfig {
   readonly render: { readonly concurrency: number; readonly queue: number };
   /**
    * During canary releases: the origins of the Services that reach only the stable build's
-   * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
+   * pods and only the canary's (serving/canary/release-view.ts). Null outside them.
    */
   readonly releaseServices: { readonly stable: string; readonly canary: string } | null;
   readonly tracing: { readonly enabled: boolean; readonly serviceName: string };

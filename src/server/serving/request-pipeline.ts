@@ -12,10 +12,10 @@ import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths'
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
-import { ANSWERING_BUILD_HEADER, deploymentIdOf, FORWARDED_HEADER, type PeerFiles } from './builds/peer-files';
+import { ANSWERING_BUILD_HEADER, deploymentIdOf, FORWARDED_HEADER, type PeerFiles } from './canary/peer-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
 import { serveFile } from './files/serve-file';
-import type { ServedFile } from './files/served-file';
+import type { InMemoryFile } from './files/in-memory-file';
 import { BUILD_ASSETS_PREFIX, siteFileOf } from './files/site-files';
 import { refuseMethod } from './edge/allowed-methods';
 import { clientAddressOf, compileTrust, schemeOf } from './edge/client-address';
@@ -51,7 +51,7 @@ export interface PipelineDeps {
   /** Next's check of a router request's `_rsc`, lent (serving/next/next-adapter.ts). */
   cacheBusting: CacheBusting;
   /** The build's assets and public/, by URL path. */
-  files: ReadonlyMap<string, ServedFile>;
+  files: ReadonlyMap<string, InMemoryFile>;
   buildFiles: BuildFiles;
   /** During a canary release, the other live build's files, from its pods; null otherwise. */
   peerFiles: PeerFiles | null;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createServedFile, type ServedFile } from './served-file';
+import { createInMemoryFile, type InMemoryFile } from './in-memory-file';
 
 /** Where Next's hashed build assets are served. */
 export const BUILD_ASSETS_PREFIX = '/_next/static/';
@@ -50,8 +50,8 @@ function filesUnder(root: string): string[] {
  * (`.next/static`, with the brotli copies scripts/build-server.mjs wrote beside
  * its scripts and styles) and `public/`. No request path ever reaches the disk.
  */
-export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
-  const files = new Map<string, ServedFile>();
+export function loadSiteFiles(dir: string): ReadonlyMap<string, InMemoryFile> {
+  const files = new Map<string, InMemoryFile>();
   const staticDir = path.join(dir, '.next', 'static');
   const built = filesUnder(staticDir);
   const brotliCopies = new Set(built.filter((name) => name.endsWith('.br')));
@@ -60,7 +60,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
     const file = path.join(staticDir, name);
     files.set(
       `${BUILD_ASSETS_PREFIX}${name}`,
-      createServedFile({
+      createInMemoryFile({
         body: readFileSync(file),
         contentType: contentTypeOf(name),
         cacheControl: BUILD_ASSET_CACHE,
@@ -74,7 +74,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
     const file = path.join(publicDir, name);
     files.set(
       `/${name}`,
-      createServedFile({
+      createInMemoryFile({
         body: readFileSync(file),
         contentType: contentTypeOf(name),
         cacheControl: PUBLIC_FILE_CACHE,
@@ -86,7 +86,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
 }
 
 /** The file a request path names, as sent or percent-decoded (`/_next/static/chunks/%5Bid%5D.js`). */
-export function siteFileOf(files: ReadonlyMap<string, ServedFile>, pathname: string): ServedFile | undefined {
+export function siteFileOf(files: ReadonlyMap<string, InMemoryFile>, pathname: string): InMemoryFile | undefined {
   const file = files.get(pathname);
   if (file || !pathname.includes('%')) return file;
   try {

@@ -10,7 +10,7 @@ import {
   RSC_HEADER,
   SERVER_ACTION_HEADER,
 } from '@/shared/router-headers';
-import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
+import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
 import { PAYLOAD_VARY, type PagePayloads, type RouterPayload } from './router-payloads';
 
 const CODINGS: readonly ContentCoding[] = ['br', 'gzip', 'identity'];
