@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { HeaderList } from '@/server/serving/edge/security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
 export interface Representation {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseRange from 'range-parser';
-import { setHeaderList } from '@/server/serving/edge/security-headers';
+import { setHeaderList } from '@/server/serving/header-list';
 import { preferredCoding } from '@/server/serving/negotiation/negotiation';
 import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import { answerPlainText } from '@/server/serving/plain-text';

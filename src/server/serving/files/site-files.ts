@@ -1,9 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { BUILD_ASSETS_PREFIX } from '@/shared/site-paths';
 import { createInMemoryFile, type InMemoryFile } from './in-memory-file';
-
-/** Where Next's hashed build assets are served. */
-export const BUILD_ASSETS_PREFIX = '/_next/static/';
 
 /** The build's files never change under their hashed names. */
 const BUILD_ASSET_CACHE = 'public, max-age=31536000, immutable';

@@ -5,7 +5,7 @@ import { preferredCoding, type ContentCoding } from '@/server/serving/negotiatio
 import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import { CONTENT_SECURITY_POLICY_HEADER } from '@/server/serving/edge/content-security-policy';
-import { setHeaderList, type HeaderList } from '@/server/serving/edge/security-headers';
+import { setHeaderList, type HeaderList } from '@/server/serving/header-list';
 import { ROUTER_VARY } from '@/shared/router-headers';
 import { answerPlainText } from '@/server/serving/plain-text';
 
