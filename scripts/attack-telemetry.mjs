@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { failingPageLoads, forgeBeacons, loopbackSources, replayTokens } from '../tools/telemetry-attack/attacks.mjs';
 import { loadPage } from '../tools/telemetry-attack/requests.mjs';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
 
 const USAGE = `Usage: npm run attack:telemetry -- --target <url> [options]
 
@@ -19,36 +20,24 @@ const USAGE = `Usage: npm run attack:telemetry -- --target <url> [options]
   --metrics <url>    the metrics endpoint of one pod (http://pod:9464/metrics), to show what it counted
   --help`;
 
-const { values: options } = (() => {
-  try {
-    return parseArgs({
-      options: {
-        target: { type: 'string' },
-        attack: { type: 'string', default: 'all' },
-        seconds: { type: 'string', default: '30' },
-        rate: { type: 'string', default: '50' },
-        tokens: { type: 'string', default: '5' },
-        sources: { type: 'string', default: '50' },
-        metrics: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-    });
-  } catch (error) {
-    console.error(`attack:telemetry: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-    process.exit(2);
-  }
-})();
+const { values: options } = parseCommand('attack:telemetry', USAGE, () =>
+  parseArgs({
+    options: {
+      target: { type: 'string' },
+      attack: { type: 'string', default: 'all' },
+      seconds: { type: 'string', default: '30' },
+      rate: { type: 'string', default: '50' },
+      tokens: { type: 'string', default: '5' },
+      sources: { type: 'string', default: '50' },
+      metrics: { type: 'string' },
+      help: HELP,
+    },
+  }),
+);
 
 /** @param {string} message @returns {never} */
-function usage(message) {
-  console.error(`attack:telemetry: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+const usage = (message) => usageError('attack:telemetry', USAGE, message);
 
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 if (!options.target || !URL.canParse(options.target)) usage('--target must be the site’s URL');
 /** @param {string} name @param {number} max */
 const bounded = (name, max) => {

@@ -36,7 +36,7 @@ const log = (line: string) => console.log(`>>> ${line}`);
 const engines: {
   dir?: string;
   receiver?: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  alertmanager?: { url: string; stop(): Promise<void> };
+  alertmanager?: Awaited<ReturnType<typeof startAlertmanager>>;
 } = {};
 
 beforeAll(async () => {

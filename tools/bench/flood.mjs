@@ -1,10 +1,10 @@
-// Pages under floods: /ja offered a fixed rate (BENCH_FLOOD_PAGE_RATE, default 1,000 req/s) by
-// vegeta while a second client sends one kind of request at a fixed BENCH_FLOOD_RATE (default
-// 200 req/s) for BENCH_FLOOD_KIND_S (default 60), for each kind in turn, against one server:
+// Pages under floods: /ja offered a fixed rate (--flood-page-rate, default 1,000 req/s) by
+// vegeta while a second client sends one kind of request at a fixed --flood-rate (default
+// 200 req/s) for --flood-kind-s (default 60), for each kind in turn, against one server:
 // every /ja answered 200 with p99 within 2× its quiet p99 at the same rate (measured alone for
-// BENCH_FLOOD_QUIET_S, default 30, before each kind: alternating, so the quiet p99 is a median),
+// --flood-quiet-s, default 30, before each kind: alternating, so the quiet p99 is a median),
 // the second client's 5xx all counted shedding, the renderer's CPU within its bound. Then the
-// dearest kind (the most CPU of the pod's processes a second) for BENCH_FLOOD_S (default 180)
+// dearest kind (the most CPU of the pod's processes a second) for --flood-s (default 180)
 // against a fresh server: the pod's memory, all its processes together, within 180 MiB.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

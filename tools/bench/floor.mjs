@@ -6,7 +6,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { ROOT } from '../lib/app-server.mjs';
+import { waitForHttp } from '../lib/wait.mjs';
 import { hashInputs } from '../lib/builds.mjs';
 import { log } from './util.mjs';
 

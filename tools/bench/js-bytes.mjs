@@ -3,7 +3,7 @@
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, kib, log, round } from './util.mjs';
 
 /**
- * Meridian's own JavaScript over the floor's (a hello world with the same Next,
+ * The target: Meridian's own JavaScript over the floor's (a hello world with the same Next,
  * React and bundler), compressed bodies: by the load event, and with on-demand code after 6 s.
  */
 export const JS_OVER_FLOOR_KIB = 8;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
-/** Under applied throttling: Meridian's medians over the floor's, in ms (CLS stays 0). */
+/** The targets under applied throttling: Meridian's medians over the floor's, in ms (CLS stays 0). */
 export const APPLIED_OVER_FLOOR = { lcpMs: 50, tbtMs: 15 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const CHECKED_CATEGORIES = ['accessibility', 'best-practices', 'seo'];

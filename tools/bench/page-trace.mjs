@@ -4,7 +4,7 @@
 // it less than it slows the clock), and the observed LCP.
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
-/** The document's own work before its largest paint, and that paint over the floor's (ms). */
+/** The targets: the document's own work before its largest paint, and that paint over the floor's (ms). */
 export const TRACE_TARGETS = { firstPaintWorkMs: 25, lcpOverFloorMs: 30 };
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing'].join(',');
 

@@ -9,6 +9,7 @@ import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
 import { htmlRows, jsRows, lighthouseRows, traceRows } from './page-rows.mjs';
+import { markdownTable } from '../lib/table.mjs';
 import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
@@ -71,7 +72,7 @@ function throughputRows(throughput) {
   return rows;
 }
 
-/** Issue 15's server figures before the work on it, printed beside today's (same machine, quieter day). */
+/** The server figures from before the work on them, printed beside today's (same machine, quieter day). */
 export const PREVIOUS = {
   jaShareOfBare: 0.32,
   jaShareOfBareQuiet: 0.42,
@@ -340,7 +341,7 @@ function imageRows(image) {
 }
 
 /**
- * Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows.
+ * Rows of the stages that ran (`stages`: names as in --only); a stage that crashed shows ERROR rows.
  * @param {BenchResults} results
  * @param {ReadonlySet<string> | null} stages null: every stage
  */
@@ -380,13 +381,8 @@ export function buildRows(
 
 /** @param {Row[]} rows */
 export function printTable(rows) {
-  const header = ['Metric', 'Value', 'Target', 'Result'];
   const cells = rows.map((r) => [r.metric, String(r.value), r.target, r.result]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
-  const line = (/** @type {string[]} */ c) => `| ${c.map((text, i) => text.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  log(line(header));
-  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const c of cells) log(line(c));
+  log(markdownTable(['Metric', 'Value', 'Target', 'Result'], cells, { aligned: true }));
 }
 
 /**

@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuild } from '../cluster-binaries.mjs';
-import { log, round, runCapture } from './util.mjs';
+import { run } from '../lib/command.mjs';
+import { log, round } from './util.mjs';
 
 /** The vegeta binary, built first if this machine has none of its pin. */
 export function ensureVegeta() {
@@ -45,7 +46,7 @@ export function writeTargets(baseUrl, kind, count) {
  */
 export async function attack(vegeta, { targetsFile, rate, durationS }) {
   const results = path.join(path.dirname(targetsFile), `results-${rate}-${Date.now()}.bin`);
-  await runCapture(vegeta, [
+  await run(vegeta, [
     'attack',
     '-format=json',
     `-targets=${targetsFile}`,
@@ -55,7 +56,7 @@ export async function attack(vegeta, { targetsFile, rate, durationS }) {
     '-redirects=-1',
     `-output=${results}`,
   ]);
-  const { stdout } = await runCapture(vegeta, ['report', '-type=json', results]);
+  const { stdout } = await run(vegeta, ['report', '-type=json', results]);
   const report =
     /** @type {{ requests: number, rate: number, latencies: Record<string, number>, status_codes: Record<string, number>, errors: string[] | null }} */ (
       JSON.parse(stdout)

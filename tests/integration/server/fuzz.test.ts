@@ -183,7 +183,7 @@ afterAll(async () => {
 });
 
 async function memoryAfterCollection(): Promise<{ heap: number; external: number }> {
-  server.child.kill('SIGUSR2');
+  server.kill('SIGUSR2');
   // The signal is handled between two turns of the server's loop; a scrape after it reads the collected heap.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const metrics = await scrape(server);

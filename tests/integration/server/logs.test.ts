@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { NODE_VERSION } from '../../../tools/node-runtime.mjs';
 import { accessLine, logLine, request } from '../support/http';
 import { loadPage, sendBeacon } from '../../../tools/telemetry-attack/requests.mjs';
 import { jsonLines, startServer, type RunningServer } from '../support/server-process';
@@ -106,7 +107,7 @@ describe('logs with the default settings', () => {
     expect((await accessLine(server, 'logs-xff-ignored')).remote_address).toBe('127.0.0.1');
   });
 
-  it('announces start-up with the version, revision, Node version and both ports', async () => {
+  it('announces start-up with the version, revision, Node version (the pinned one) and both ports', async () => {
     const build = JSON.parse(readFileSync(path.join(ROOT, '.next', 'standalone', 'build-info.json'), 'utf8')) as Record<string, string>;
     const ready = await logLine(server, (line) => line.msg === 'Meridian ready');
 
@@ -114,7 +115,8 @@ describe('logs with the default settings', () => {
       level: 30,
       version: build.version,
       revision: build.revision,
-      node_version: process.version,
+      // The suites' servers run on the Node production runs (tools/pins.mjs), whatever Node started the tests.
+      node_version: `v${NODE_VERSION}`,
       port: Number(new URL(server.url).port),
       metrics_port: Number(new URL(server.metricsUrl).port),
     });

@@ -81,8 +81,8 @@ describe('the renderer: Next in a process of its own', () => {
   it('runs as a child of the serving process, at a lower priority, and renders what Next must', async () => {
     const server = await start();
     const pid = await rendererPid(server);
-    expect(pid).not.toBe(server.child.pid);
-    expect(statOf(pid)).toEqual({ parent: server.child.pid, nice: 10 });
+    expect(pid).not.toBe(server.pid);
+    expect(statOf(pid)).toEqual({ parent: server.pid, nice: 10 });
     expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('meridian-renderer.cjs');
 
     const reply = await request(`${server.url}${RENDERED}`);
@@ -177,7 +177,7 @@ describe('the renderer: Next in a process of its own', () => {
 
     const next = await rendererPid(server, 1);
     expect(next).not.toBe(pid);
-    expect(statOf(next)).toEqual({ parent: server.child.pid, nice: 10 });
+    expect(statOf(next)).toEqual({ parent: server.pid, nice: 10 });
     expect(alive(pid)).toBe(false);
     expect((await request(`${server.url}${RENDERED}`)).status).toBe(404);
     const text = await scrape(server);
@@ -226,7 +226,7 @@ describe('the renderer: Next in a process of its own', () => {
     freeze(pid);
     const render = pending(`${server.url}${RENDERED}`);
     await eventually(async () => expect(await metric(server, 'meridian_renders_in_flight')).toBe(1));
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     await logLine(server, (line) => line.msg === 'Shutting down: draining');
     thaw(pid);
 

@@ -64,7 +64,7 @@ describe('graceful shutdown', () => {
     // The slow request is in flight once the server counts it.
     await eventually(async () => expect(valueOf(await scrape(server), 'http_server_active_requests')).toBe(1));
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     await eventually(async () => expect((await request(`${server.url}/readyz`)).status).toBe(503), 10_000, 20);
     const page = await request(`${server.url}/ja`);
     expect(page.status).toBe(200);
@@ -87,7 +87,7 @@ describe('graceful shutdown', () => {
   it('answers /readyz "draining" during the delay', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '5000' });
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     const reply = await eventually(async () => {
       const answer = await request(`${server.url}/readyz`);
       expect(answer.status).toBe(503);
@@ -100,9 +100,9 @@ describe('graceful shutdown', () => {
   it('exits at once, with a non-zero code, on a second SIGTERM during the delay', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '30000', SHUTDOWN_TIMEOUT_MS: '10000' });
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     await logLine(server, (line) => line.msg === 'Shutting down: draining');
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
 
     const code = await server.exited;
     expect(code).not.toBe(0);
@@ -114,7 +114,7 @@ describe('graceful shutdown', () => {
   it('treats SIGINT as SIGTERM: draining, then a clean exit 0', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '10000' });
 
-    server.child.kill('SIGINT');
+    server.kill('SIGINT');
     await eventually(async () => expect((await request(`${server.url}/readyz`)).status).toBe(503), 10_000, 20);
 
     expect(await server.exited).toBe(0);
@@ -127,7 +127,7 @@ describe('graceful shutdown', () => {
     const slow = await startSlowBeacon(server.url);
     await eventually(async () => expect(valueOf(await scrape(server), 'http_server_active_requests')).toBe(1));
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
 
     expect(await server.exited).toBe(0);
     await slow.closed;

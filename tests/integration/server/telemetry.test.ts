@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { run } from '../../../tools/lib/command.mjs';
 import { loadPage, sendBeacon, tokenOf } from '../../../tools/telemetry-attack/requests.mjs';
 import { parseSeries, request, scrape, type Reply, type RequestOptions } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
@@ -11,12 +11,7 @@ const LCP = { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: 
 const KEY = 'integration-test-key-of-32-chars-or-more';
 
 /** A command of scripts/, run to its end. */
-const runScript = (script: string, args: string[]) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [script, ...args], { timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+const runScript = (script: string, args: string[]) => run(process.execPath, [script, ...args], { check: false, timeoutMs: 60_000 });
 
 /** Every status any test of this file saw, for the final no-5xx check. */
 const seen: number[] = [];
@@ -58,7 +53,8 @@ beforeAll(async () => {
   // X-Forwarded-For address, so each has a fresh budget.
   [proxied, direct, sameKey, otherKey] = await Promise.all([
     startServer({ TRUST_PROXY: 'loopback', TELEMETRY_TOKEN_KEYS: KEY }),
-    startServer(),
+    // Empty is unset for the server's config: the harness's default key is not given.
+    startServer({ TELEMETRY_TOKEN_KEYS: '' }),
     startServer({ TELEMETRY_TOKEN_KEYS: `another-key-first-of-32-characters,${KEY}` }),
     startServer({ TELEMETRY_TOKEN_KEYS: 'another-key-first-of-32-characters' }),
   ]);
@@ -277,7 +273,7 @@ describe('POST /api/telemetry through the real server', () => {
     const site = await startServer({ TELEMETRY_RATE_LIMIT_PER_MINUTE: '100000' });
     const args = ['--target', site.url, '--seconds', '2', '--rate', '20', '--tokens', '2', '--metrics', `${site.metricsUrl}/metrics`];
     const forge = await runScript(script, [...args, '--attack', 'forge']);
-    expect(forge.code, forge.stderr).toBe(0);
+    expect(forge.exitCode, forge.stderr).toBe(0);
     expect(forge.stdout).toMatch(/"cross-site text\/plain 403": \d+/);
     expect(forge.stdout).not.toMatch(/ 204"/);
     expect(forge.stdout).toMatch(/meridian_telemetry_rejected_total\{reason="bad_token"\} \+\d+/);
@@ -289,7 +285,7 @@ describe('POST /api/telemetry through the real server', () => {
     expect(replay.stdout).toContain('meridian_client_failed_page_views_total{page_build="self"} +2');
     await site.stop();
     const nowhere = await runScript(script, ['--target', site.url, '--seconds', '1']);
-    expect(nowhere).toMatchObject({ code: 1, stderr: expect.stringContaining('answers nothing') });
+    expect(nowhere).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('answers nothing') });
   });
 
   it('never answered with a 5xx', () => {

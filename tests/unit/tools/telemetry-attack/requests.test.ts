@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { PAGE_VIEW_TIMING } from '@/shared/page-view-token';
+import { runSync } from '../../../../tools/lib/command.mjs';
 import { loopbackSources } from '../../../../tools/telemetry-attack/attacks.mjs';
 import { buildOfToken, PAGE_VIEW_TIMING as TOOL_TIMING, tokenOf } from '../../../../tools/telemetry-attack/requests.mjs';
 
@@ -26,17 +26,17 @@ describe('the attacker reads pages as our own pages do', () => {
 });
 
 describe('npm run attack:telemetry', () => {
-  const attack = (...args: string[]) => spawnSync(process.execPath, ['scripts/attack-telemetry.mjs', ...args], { encoding: 'utf8' });
+  const attack = (...args: string[]) => runSync(process.execPath, ['scripts/attack-telemetry.mjs', ...args], { check: false });
 
   it('answers --help, and a missing target or a bound crossed with its usage and exit 2', () => {
-    expect(attack('--help')).toMatchObject({ status: 0, stdout: expect.stringContaining('--target <url>') });
-    expect(attack()).toMatchObject({ status: 2, stderr: expect.stringContaining('--target must be') });
+    expect(attack('--help')).toMatchObject({ exitCode: 0, stdout: expect.stringContaining('--target <url>') });
+    expect(attack()).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('--target must be') });
     expect(attack('--target', 'http://127.0.0.1:9', '--seconds', '601')).toMatchObject({
-      status: 2,
+      exitCode: 2,
       stderr: expect.stringContaining('--seconds must be'),
     });
     expect(attack('--target', 'http://127.0.0.1:9', '--attack', 'ddos')).toMatchObject({
-      status: 2,
+      exitCode: 2,
       stderr: expect.stringContaining('--attack ddos'),
     });
   });
