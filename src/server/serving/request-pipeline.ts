@@ -26,16 +26,16 @@ import { securityHeaders } from './edge/security-headers';
 import { setHeaderList, type HeaderList } from './header-list';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
-import type { CacheBusting } from './next/next-adapter';
+import type { CacheBusting } from './next-compat/next-adapter';
 import type { Renderer } from '@/server/rendering/renderer';
-import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
-import type { PrerenderedPage } from './pages/prerendered-pages';
+import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './next-compat/not-found/serve-not-found';
+import type { PrerenderedPage } from './next-compat/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
-import type { PagePayloads } from './router-payloads/router-payloads';
-import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
+import type { PagePayloads } from './next-compat/router-payloads/router-payloads';
+import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './next-compat/router-payloads/serve-router-payload';
 import { pageViewTiming, renewPageViewToken } from './telemetry/page-view-headers';
 import { handleTelemetry, type TelemetryServices } from './telemetry/telemetry-endpoint';
 
@@ -49,7 +49,7 @@ export interface PipelineDeps {
   pages: Map<string, PrerenderedPage>;
   /** The prerendered pages' router payloads, by the page's internal path. */
   routerPayloads: ReadonlyMap<string, PagePayloads>;
-  /** Next's check of a router request's `_rsc`, lent (serving/next/next-adapter.ts). */
+  /** Next's check of a router request's `_rsc`, lent (serving/next-compat/next-adapter.ts). */
   cacheBusting: CacheBusting;
   /** The build's assets and public/, by URL path. */
   files: ReadonlyMap<string, InMemoryFile>;
@@ -64,7 +64,7 @@ export interface PipelineDeps {
   telemetry: TelemetryServices;
   /** Next's request handler, in the renderer's process: bounded, and shed beyond its limits. */
   renderer: Renderer;
-  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next/next-adapter.ts. */
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next-compat/next-adapter.ts. */
   routerStateIsValid: (header: string | string[] | undefined) => boolean;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
   routeHandoverKey: string;

@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../support/server-process';
  * Our entry answers not-found page loads from a template it had Next render at
  * start-up. Next's own server.js, on the same build, renders every one: the two
  * must send the same page, in every locale: the proof that the template's
- * splicing (src/server/serving/not-found/not-found-template.ts) is right.
+ * splicing (src/server/serving/next-compat/not-found/not-found-template.ts) is right.
  * Payload rows may stream in any order, so they are compared as sets.
  */
 function comparable(html: string): { markup: string; payloadRows: string[] } {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
-import type { CacheBusting, CacheBustingHeaders } from '@/server/serving/next/next-adapter';
+import type { CacheBusting, CacheBustingHeaders } from '@/server/serving/next-compat/next-adapter';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import {
   ROUTER_PREFETCH_HEADER,
