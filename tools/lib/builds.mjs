@@ -11,7 +11,6 @@ const INPUTS = [
   'src',
   'locales',
   'public',
-  'scripts/build-server.mjs',
   'next.config.js',
   'package-lock.json',
   'tsconfig.json',

@@ -45,7 +45,7 @@ function filesUnder(root: string): string[] {
 /**
  * The files the site serves as they are, by URL path, read once at start-up
  * and kept in memory with their compressed copies: the build's assets
- * (`.next/static`, with the brotli copies scripts/build-server.mjs wrote beside
+ * (`.next/static`, with the brotli copies src/build/build-server.mjs wrote beside
  * its scripts and styles) and `public/`. No request path ever reaches the disk.
  */
 export function loadSiteFiles(dir: string): ReadonlyMap<string, InMemoryFile> {
