@@ -32,7 +32,7 @@ describe('the Next adapter', () => {
     const requireFromBuild = standaloneWith('17.0.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
     expect(() => checkNextInternals(requireFromBuild)).toThrow(NextAdapterError);
     expect(() => checkNextInternals(requireFromBuild)).toThrow(
-      /^Next 17\.0\.0 is not supported by src\/server\/serving\/next\/next-adapter\.ts: it was written for Next 16\./,
+      /^Next 17\.0\.0 is not supported by src\/server\/serving\/next-compat\/next-adapter\.ts: it was written for Next 16\./,
     );
   });
 
