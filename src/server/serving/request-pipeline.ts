@@ -25,7 +25,7 @@ import { originForm } from './edge/request-target';
 import { securityHeaders } from './edge/security-headers';
 import { setHeaderList, type HeaderList } from './header-list';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
-import { handOverToNext } from './next/hand-over';
+import { handOverToNext } from './hand-over-to-next';
 import type { AnswersFromMemory } from './next-compat/answers-from-memory';
 import type { CacheBusting } from './next-compat/next-adapter';
 import type { Renderer } from '@/server/rendering/renderer';
