@@ -4,7 +4,7 @@
 #
 # NODE_IMAGE is the base of both stages: the official Node LTS slim image by
 # default; machines without a container registry pass the local base that
-# docker/node-base.mjs makes (`--build-arg NODE_IMAGE=meridian-node-base:<node version>`).
+# tools/node-base.mjs makes (`--build-arg NODE_IMAGE=meridian-node-base:<node version>`).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
@@ -32,7 +32,7 @@ ENV NODE_ENV=production \
     HOSTNAME=0.0.0.0 \
     MALLOC_ARENA_MAX=2
 # The standalone output holds our entry, Next's traced node_modules, the static
-# assets, public/ and locales/ (scripts/build-server.mjs), owned by root: the
+# assets, public/ and locales/ (src/build/build-server.mjs), owned by root: the
 # app cannot change its own code.
 COPY --from=build /src/.next/standalone ./
 # Next's run-time cache (optimised images, fetch cache): the one folder the app

@@ -1,12 +1,12 @@
 // `npm run image`: builds meridian:<BUILD_ID> from the Dockerfile, BUILD_ID from
-// the environment, else the short commit (the rule of scripts/build-server.mjs).
+// the environment, else the short commit (the rule of src/build/build-server.mjs).
 // The base is NODE_IMAGE, by default the Dockerfile's (the official Node LTS slim
 // image); when it is neither here nor pullable (no registry reachable), the local
-// base that docker/node-base.mjs makes stands in.
+// base that tools/node-base.mjs makes stands in.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureNodeBase } from '../docker/node-base.mjs';
+import { ensureNodeBase } from '../tools/node-base.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
 import { HELP, parseCommand } from '../tools/lib/cli.mjs';
 import { buildRevision, resolveBuildId } from '../src/build/build-identity.mjs';
@@ -17,7 +17,7 @@ const USAGE = `Usage: [BUILD_ID=<id>] [NODE_IMAGE=<image>] npm run image
 
 Builds the Docker image meridian:<BUILD_ID> from the Dockerfile. BUILD_ID: the build's identity
 (default: the short commit). NODE_IMAGE: the base (default: the Dockerfile's); when it is neither
-here nor pullable, the local base of docker/node-base.mjs stands in.`;
+here nor pullable, the local base of tools/node-base.mjs stands in.`;
 parseCommand('image', USAGE, () => parseArgs({ options: { help: HELP } }));
 
 /** The Dockerfile's own default, so the two never disagree. */
@@ -41,7 +41,7 @@ async function usableNodeImage(wanted) {
       .trim()
       .split('\n')
       .at(-1);
-    console.log(`\n>>> image: ${wanted} cannot be pulled (${reason}); building on the local base from docker/node-base.mjs instead\n`);
+    console.log(`\n>>> image: ${wanted} cannot be pulled (${reason}); building on the local base from tools/node-base.mjs instead\n`);
     return ensureNodeBase();
   }
 }

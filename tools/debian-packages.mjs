@@ -31,7 +31,7 @@ export const DEBIAN_PACKAGES = {
   wrk: 'the load generator of the bench',
   'docker.io': 'the Docker engine of the deployment and cluster tests',
   'docker-compose': 'the compose stack, where no Compose v2 plugin is installed',
-  debootstrap: 'the local Node base image (docker/node-base.mjs)',
+  debootstrap: 'the local Node base image (tools/node-base.mjs)',
   iptables: "the local cluster's node network and kube-proxy",
   ipset: "the local cluster's network policies (kube-router)",
   openssl: "the local cluster's PKI",

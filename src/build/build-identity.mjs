@@ -1,5 +1,5 @@
 // One build identity everywhere: next.config.js makes it Next's deploymentId,
-// scripts/build-server.mjs reads it back into build-info.json (meridian_build_info,
+// src/build/build-server.mjs reads it back into build-info.json (meridian_build_info,
 // the logs, builds/latest.json), and scripts/image.mjs tags the image with it. Beside the
 // build server, whose identity it is; the image script and the tests import it from here.
 import { execFileSync } from 'node:child_process';

@@ -1,3 +1,5 @@
+import { BUILD_ASSETS_PREFIX } from '@/shared/site-paths';
+
 /**
  * What bundlers and browsers say when a script chunk or a dynamic import fails.
  * Turbopack's browser runtime (the one Next 16 builds with) throws a
@@ -17,8 +19,6 @@ const CHUNK_FAILURE_MESSAGES = [
   /^Importing a module script failed/,
 ];
 
-const BUILD_ASSETS_PATH = '/_next/static/';
-
 function isChunkFailure(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { name, message } = value as { name?: unknown; message?: unknown };
@@ -36,7 +36,7 @@ export function isChunkLoadError(error: unknown): boolean {
 function isBuildAsset(url: string | undefined): boolean {
   if (!url) return false;
   try {
-    return new URL(url, 'http://base.invalid').pathname.startsWith(BUILD_ASSETS_PATH);
+    return new URL(url, 'http://base.invalid').pathname.startsWith(BUILD_ASSETS_PREFIX);
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { LOCALE_COOKIE, localeCookieAttributes } from '@/shared/locale-cookie';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
-import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
+import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
 import { handedOverDecision, ROUTE_HANDOVER_HEADER } from './route-handover';
 import { decideRoute, isDocumentRequest } from './routing';
 

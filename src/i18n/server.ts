@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { createServerI18next } from 'next-i18next/server';
 import type { Locale } from '@/shared/locales';
-import { i18nConfig } from './config';
+import { i18nConfig } from './i18next-config';
 import type { ClientMessages } from './client-messages';
 import { createMessageLoader, type Messages } from './message-loader';
 import { CLIENT_NAMESPACES, type Namespace } from './namespaces';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The identity of the build, written by scripts/build-server.mjs beside the server. */
+/** The identity of the build, written by src/build/build-server.mjs beside the server. */
 export interface BuildInfo {
   buildId: string;
   version: string;

@@ -141,6 +141,7 @@ const schema = z.object({
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
   RENDER_CONCURRENCY: integer(1, 64, 4),
   RENDER_QUEUE: integer(0, 10_000, 16),
+  NEXT_ANSWERS_ALL: flag(false),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
@@ -182,8 +183,14 @@ export interface ServerConfig {
   /** What Next renders at once, in the renderer's process, and how many more may wait; beyond, 503 (src/server/rendering/). */
   readonly render: { readonly concurrency: number; readonly queue: number };
   /**
+   * Whether Next answers everything the server otherwise answers from memory out of Next's
+   * private formats (serving/next-compat/): the prerendered pages, their router payloads, the
+   * not-found pages. For a Next those formats were not checked against.
+   */
+  readonly nextAnswersAll: boolean;
+  /**
    * During canary releases: the origins of the Services that reach only the stable build's
-   * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
+   * pods and only the canary's (serving/canary/release-view.ts). Null outside them.
    */
   readonly releaseServices: { readonly stable: string; readonly canary: string } | null;
   readonly tracing: { readonly enabled: boolean; readonly serviceName: string };
@@ -245,6 +252,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     podIp: values.POD_IP ?? null,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
     render: Object.freeze({ concurrency: values.RENDER_CONCURRENCY, queue: values.RENDER_QUEUE }),
+    nextAnswersAll: values.NEXT_ANSWERS_ALL,
     releaseServices,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),

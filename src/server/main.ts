@@ -6,33 +6,32 @@ import { installRouteHandoverKey } from '@/i18n/route-handover';
 import { isLocale } from '@/shared/locales';
 import { installObservability } from '@/shared/observability';
 import { readBuildInfo } from './build-info';
-import { followRelease, loadBuildFiles } from './serving/builds/build-files';
-import { createPeerFiles } from './serving/builds/peer-files';
-import { watchRelease } from './serving/builds/release-view';
+import { loadBuildFiles } from './serving/builds/build-files';
+import { followRelease } from './serving/canary/latest-of-release';
+import { createPeerFiles } from './serving/canary/peer-files';
+import { watchRelease } from './serving/canary/release-view';
 import { ConfigError, readConfig, type ServerConfig } from './config';
 import { createPublicServer } from './serving/public-server';
 import { createRequestListener } from './serving/request-pipeline';
 import { createCrawlerFiles } from './serving/crawlers/serve-crawler-files';
-import type { NotFoundPages } from './serving/not-found/serve-not-found';
 import { createMetricsServer } from './metrics-server';
 import { routeConsoleToLogger } from './observability/console-to-logger';
 import { bufferedStdout, createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
-import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
-import { loadPageRoutes } from './serving/not-found/page-routes';
-import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
+import { renderNotFoundTemplates } from './serving/next-compat/not-found/not-found-templates';
+import { loadPrerenderedPages } from './serving/next-compat/prerendered-pages';
 import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
-import { requireFromStandalone } from './serving/next/next-app';
-import { cacheBusting, routerStateCheck } from './serving/next/next-adapter';
+import { requireFromStandalone } from './serving/next-compat/next-app';
+import { routerStateCheck } from './serving/next-compat/next-adapter';
+import { loadAnswersFromMemory } from './serving/next-compat/answers-from-memory';
 import { createRenderer } from './rendering/renderer';
 import { superviseRenderer } from './rendering/renderer-process';
-import { loadRouterPayloads } from './serving/router-payloads/router-payloads';
 import { createTelemetryServices } from './serving/telemetry/telemetry-services';
 import { installFatalHandlers, installShutdown } from './shutdown';
 
-/** The renderer's entry, compiled beside ours by scripts/build-server.mjs. */
+/** The renderer's entry, compiled beside ours by src/build/build-server.mjs. */
 const RENDERER_ENTRY = 'meridian-renderer.cjs';
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
@@ -76,7 +75,6 @@ async function main(config: ServerConfig): Promise<void> {
   if (!build.siteUrl) {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
   }
-  const notFoundPages: NotFoundPages = { routes: loadPageRoutes(dir), templates: new Map() };
   // During canary releases: which builds are live, asked of the stable and canary Services.
   const releaseServices = config.releaseServices;
   const readiness: Readiness = { nextReady: false, draining: false, releaseKnown: !releaseServices };
@@ -106,6 +104,13 @@ async function main(config: ServerConfig): Promise<void> {
     metrics,
   });
   const requireFromBuild = requireFromStandalone(dir);
+  const fromMemory = config.nextAnswersAll ? null : loadAnswersFromMemory(dir, build.buildId, requireFromBuild);
+  if (!fromMemory) {
+    logger.warn(
+      { next_answers_all: true },
+      'NEXT_ANSWERS_ALL: Next renders the prerendered pages, their router payloads and the not-found pages; none comes from memory',
+    );
+  }
   const publicServer = createPublicServer(
     config,
     createRequestListener({
@@ -115,8 +120,7 @@ async function main(config: ServerConfig): Promise<void> {
       logger,
       metrics,
       pages,
-      routerPayloads: loadRouterPayloads(dir, build.buildId),
-      cacheBusting: cacheBusting(requireFromBuild),
+      fromMemory,
       crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
@@ -124,7 +128,6 @@ async function main(config: ServerConfig): Promise<void> {
         release && releaseServices ? createPeerFiles({ selfId: build.buildId, services: releaseServices, release, metrics }) : null,
       readiness,
       telemetry,
-      notFoundPages,
       renderer: createRenderer(rendererProcess, config.render, metrics),
       routerStateIsValid: routerStateCheck(requireFromBuild),
       routeHandoverKey,
@@ -137,7 +140,7 @@ async function main(config: ServerConfig): Promise<void> {
   installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, renderer: rendererProcess, exit });
 
   const rendererPort = await rendererProcess.started;
-  notFoundPages.templates = await renderNotFoundTemplates(rendererPort, { publicPort: config.port, logger });
+  if (fromMemory) fromMemory.notFoundPages.templates = await renderNotFoundTemplates(rendererPort, { publicPort: config.port, logger });
   rendererProcess.lowerPriority();
   readiness.nextReady = true;
   logger.info(
@@ -151,7 +154,7 @@ async function main(config: ServerConfig): Promise<void> {
       renderer_pid: rendererProcess.pid(),
       render_concurrency: config.render.concurrency,
       render_queue: config.render.queue,
-      not_found_templates: [...notFoundPages.templates.keys()],
+      not_found_templates: [...(fromMemory?.notFoundPages.templates.keys() ?? [])],
     },
     'Meridian ready',
   );

@@ -23,6 +23,14 @@ export function buildManifestPath(buildId: string): string {
   return `${BUILD_MANIFEST_PREFIX}${encodeURIComponent(buildId)}.json`;
 }
 
+/**
+ * Where Next serves the build's hashed assets (scripts, styles, fonts): the server answers
+ * them from memory with their own headers, the metrics count them under one route, and the
+ * browser's chunk recovery knows a failed script of the build by it.
+ */
+export const BUILD_ASSETS_PATH = '/_next/static';
+export const BUILD_ASSETS_PREFIX = `${BUILD_ASSETS_PATH}/` as const;
+
 /** Paths under these prefixes are never pages: framework files, APIs, build metadata. */
 export const PASSTHROUGH_PREFIXES: readonly string[] = ['/_next/', '/api/', BUILDS_PREFIX];
 

@@ -76,6 +76,13 @@ export function Echo({ value }: { value: string }) {
     expect(await errorsIn(code)).toContain('@next/next/no-html-link-for-pages');
   });
 
+  it('fails on an import circle', async () => {
+    // serve-file.ts imports this file: were it to import serve-file.ts back, that is a circle.
+    const code = "import { serveFile } from '@/server/serving/files/serve-file';\n\nexport const serve = serveFile;\n";
+    const [result] = await eslint.lintText(code, { filePath: 'src/server/serving/header-list.ts' });
+    expect(result?.messages.map((message) => message.ruleId)).toContain('import/no-cycle');
+  });
+
   it('keeps the one-way imports between rooms', async () => {
     const code = `import { config } from '@/server/config';
 
@@ -123,6 +130,9 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
       ['./cluster.mjs', 'scripts/lint-fixture.mjs'],
       ['../tests/support/test-reports.mjs', 'scripts/lint-fixture.mjs'],
       ['../../tests/support/test-reports.mjs', 'tools/lib/lint-fixture.mjs'],
+      ['../../docker/lint-fixture.mjs', 'tools/lib/lint-fixture.mjs'],
+      ['../docker/lint-fixture.mjs', 'scripts/lint-fixture.mjs'],
+      ['../../docker/lint-fixture.mjs', 'tests/support/lint-fixture.ts'],
     ]) {
       expect(await toolingErrorsIn(importing(target!), file!), `${file} importing ${target}`).toContain('no-restricted-imports');
     }
@@ -131,7 +141,8 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
   it('keeps the harness and the tests out of the product and its build', async () => {
     const importing = (target: string) => `import { value } from '${target}';\nexport { value };\n`;
     for (const [target, file] of [
-      ['../tools/lib/app-server.mjs', 'scripts/build-server.mjs'],
+      ['../../tools/lib/app-server.mjs', 'src/build/build-server.mjs'],
+      ['../../scripts/image.mjs', 'src/build/build-server.mjs'],
       ['./tools/lib/app-server.mjs', 'next.config.js'],
       ['../../tools/lib/app-server.mjs', 'src/build/lint-fixture.mjs'],
       ['../../../tests/fixtures/x', 'src/server/serving/lint-fixture.ts'],

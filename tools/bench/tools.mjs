@@ -93,7 +93,7 @@ export function ensureBuild({ rebuild = false } = {}) {
   loud(
     built
       ? '--rebuild: BUILDING unless .next is a production build of the current sources'
-      : '.next has no build: BUILDING the app with npm run build (next build + scripts/build-server.mjs)',
+      : '.next has no build: BUILDING the app with npm run build (next build + src/build/build-server.mjs)',
   );
   try {
     buildIfStale({});

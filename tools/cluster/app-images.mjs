@@ -3,7 +3,7 @@
 // with fixed labels so an unchanged tree reuses every layer.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ensureNodeBase } from '../../docker/node-base.mjs';
+import { ensureNodeBase } from '../node-base.mjs';
 import { ROOT } from '../lib/app-server.mjs';
 import { run } from '../lib/command.mjs';
 

@@ -7,16 +7,7 @@ import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from './app-server.mjs';
 import { runSync } from './command.mjs';
 
-const INPUTS = [
-  'src',
-  'locales',
-  'public',
-  'scripts/build-server.mjs',
-  'next.config.js',
-  'package-lock.json',
-  'tsconfig.json',
-  'tsconfig.build.json',
-];
+const INPUTS = ['src', 'locales', 'public', 'next.config.js', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 const HASH_FILE = path.join(ROOT, '.next', 'meridian-source-hash');
 
 /**

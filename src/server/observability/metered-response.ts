@@ -14,7 +14,7 @@ export class MeteredResponse<Request extends IncomingMessage = IncomingMessage> 
   bodyBytes = 0;
   /**
    * Node drops the body of an answer to HEAD, whatever is written: decided when the
-   * response is made, as here (Next is handed a HEAD as a GET, see serving/next/hand-over.ts).
+   * response is made, as here (Next is handed a HEAD as a GET, see serving/hand-over-to-next.ts).
    */
   private readonly sendsBody = this.req.method !== 'HEAD';
 

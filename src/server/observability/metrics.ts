@@ -23,7 +23,7 @@ export const UNPARSED_REASONS = [
 
 export type UnparsedReason = (typeof UNPARSED_REASONS)[number];
 
-/** What a pod asks another build's pods for during a canary release (serving/builds/peer-files.ts), and how it went. */
+/** What a pod asks another build's pods for during a canary release (serving/canary/peer-files.ts), and how it went. */
 export const PEER_FILE_KINDS = ['asset', 'manifest'] as const;
 /** `misrouted` counts each miss from a pod of another build than the file's, asked again; the others, each forward's end. */
 export const PEER_FORWARD_RESULTS = ['served', 'missing', 'failed', 'busy', 'misrouted'] as const;

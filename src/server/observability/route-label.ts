@@ -1,6 +1,14 @@
 import { decideRoute, type RoutingDecision } from '@/i18n/routing';
 import { DEFAULT_LOCALE, LOCALES } from '@/shared/locales';
-import { BUILD_MANIFEST_PREFIX, CURRENT_BUILD_PATH, HEALTH_PATH, LATEST_BUILD_PATH, READINESS_PATH } from '@/shared/site-paths';
+import {
+  BUILD_ASSETS_PATH,
+  BUILD_ASSETS_PREFIX,
+  BUILD_MANIFEST_PREFIX,
+  CURRENT_BUILD_PATH,
+  HEALTH_PATH,
+  LATEST_BUILD_PATH,
+  READINESS_PATH,
+} from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /**
@@ -17,7 +25,7 @@ export const ROUTES = [
   LATEST_BUILD_PATH,
   CURRENT_BUILD_PATH,
   `${BUILD_MANIFEST_PREFIX}[id]`,
-  '/_next/static',
+  BUILD_ASSETS_PATH,
   '/_next/image',
   '/_next/other',
   'public_file',
@@ -39,7 +47,7 @@ function passedTemplateOf(pathname: string): RouteLabel {
   if (pathname === HEALTH_PATH || pathname === READINESS_PATH || pathname === '/metrics') return pathname;
   if (pathname === TELEMETRY_ENDPOINT || pathname === LATEST_BUILD_PATH || pathname === CURRENT_BUILD_PATH) return pathname;
   if (pathname.startsWith(BUILD_MANIFEST_PREFIX)) return `${BUILD_MANIFEST_PREFIX}[id]`;
-  if (pathname.startsWith('/_next/static/')) return '/_next/static';
+  if (pathname.startsWith(BUILD_ASSETS_PREFIX)) return BUILD_ASSETS_PATH;
   if (pathname.startsWith('/_next/image')) return '/_next/image';
   if (pathname.startsWith('/_next/')) return '/_next/other';
   return 'public_file';

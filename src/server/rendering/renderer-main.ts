@@ -8,7 +8,7 @@ import { ConfigError, readConfig, type ServerConfig } from '@/server/config';
 import { routeConsoleToLogger } from '@/server/observability/console-to-logger';
 import { createLogger } from '@/server/observability/logger';
 import { startTracing } from '@/server/observability/tracing';
-import { loadNext } from '@/server/serving/next/next-app';
+import { loadNext } from '@/server/serving/next-compat/next-app';
 import { flushAndExit } from '@/server/shutdown';
 import type { FromRenderer, ToRenderer } from './renderer-messages';
 

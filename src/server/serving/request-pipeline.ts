@@ -8,33 +8,34 @@ import type { Metrics } from '@/server/observability/metrics';
 import { observeRequest } from '@/server/observability/request-observer';
 import { isFilePath } from '@/i18n/routing';
 import { ROUTER_STATE_TREE_HEADER, ROUTER_VARY } from '@/shared/router-headers';
-import { BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
+import { BUILD_ASSETS_PREFIX, BUILDS_PREFIX, HEALTH_PATH, READINESS_PATH } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 import { serveBuilds } from './builds/serve-builds';
 import type { BuildFiles } from './builds/build-files';
-import { ANSWERING_BUILD_HEADER, deploymentIdOf, FORWARDED_HEADER, type PeerFiles } from './builds/peer-files';
+import { ANSWERING_BUILD_HEADER, deploymentIdOf, FORWARDED_HEADER, type PeerFiles } from './canary/peer-files';
 import { serveCrawlerFile, type CrawlerFiles } from './crawlers/serve-crawler-files';
 import { serveFile } from './files/serve-file';
-import type { ServedFile } from './files/served-file';
-import { BUILD_ASSETS_PREFIX, siteFileOf } from './files/site-files';
+import type { InMemoryFile } from './files/in-memory-file';
+import { siteFileOf } from './files/site-files';
 import { refuseMethod } from './edge/allowed-methods';
 import { clientAddressOf, compileTrust, schemeOf } from './edge/client-address';
 import { requestIdOf } from './edge/request-id';
 import { malformedHeadOf } from './edge/request-head';
 import { originForm } from './edge/request-target';
-import { securityHeaders, setHeaderList, type HeaderList } from './edge/security-headers';
+import { securityHeaders } from './edge/security-headers';
+import { setHeaderList, type HeaderList } from './header-list';
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
-import { handOverToNext } from './next/hand-over';
-import type { CacheBusting } from './next/next-adapter';
+import { handOverToNext } from './hand-over-to-next';
+import type { AnswersFromMemory } from './next-compat/answers-from-memory';
+import type { CacheBusting } from './next-compat/next-adapter';
 import type { Renderer } from '@/server/rendering/renderer';
-import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
-import type { PrerenderedPage } from './pages/prerendered-pages';
+import { answerMissingRouterRequest, serveNotFound } from './next-compat/not-found/serve-not-found';
+import type { PrerenderedPage } from './next-compat/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
-import type { PagePayloads } from './router-payloads/router-payloads';
-import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
+import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './next-compat/router-payloads/serve-router-payload';
 import { pageViewTiming, renewPageViewToken } from './telemetry/page-view-headers';
 import { handleTelemetry, type TelemetryServices } from './telemetry/telemetry-endpoint';
 
@@ -46,24 +47,20 @@ export interface PipelineDeps {
   logger: Logger;
   metrics: Metrics;
   pages: Map<string, PrerenderedPage>;
-  /** The prerendered pages' router payloads, by the page's internal path. */
-  routerPayloads: ReadonlyMap<string, PagePayloads>;
-  /** Next's check of a router request's `_rsc`, lent (serving/next/next-adapter.ts). */
-  cacheBusting: CacheBusting;
+  /** What is answered in Next's stead out of its private formats; null when Next answers it all (NEXT_ANSWERS_ALL). */
+  fromMemory: AnswersFromMemory | null;
   /** The build's assets and public/, by URL path. */
-  files: ReadonlyMap<string, ServedFile>;
+  files: ReadonlyMap<string, InMemoryFile>;
   buildFiles: BuildFiles;
   /** During a canary release, the other live build's files, from its pods; null otherwise. */
   peerFiles: PeerFiles | null;
   crawlerFiles: CrawlerFiles;
-  /** Filled in once Next has rendered the templates; empty until then. */
-  notFoundPages: NotFoundPages;
   readiness: Readiness;
   /** Browser reports: the page-view tokens issued with every page view counted, and what checks each beacon. */
   telemetry: TelemetryServices;
   /** Next's request handler, in the renderer's process: bounded, and shed beyond its limits. */
   renderer: Renderer;
-  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next/next-adapter.ts. */
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next-compat/next-adapter.ts. */
   routerStateIsValid: (header: string | string[] | undefined) => boolean;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
   routeHandoverKey: string;
@@ -95,8 +92,9 @@ export function createRequestListener(deps: PipelineDeps) {
     head: HeaderList,
   ): Promise<void> | void {
     const { pathname } = route;
+    const { fromMemory } = deps;
     const malformed = malformedHeadOf(req);
-    if (malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
+    if (fromMemory && malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
     setHeaderList(res, head);
     // A pod asking for another build's file learns whether the Service reached a pod of that build.
     if (req.headers[FORWARDED_HEADER] !== undefined) res.setHeader(ANSWERING_BUILD_HEADER, deps.buildId);
@@ -129,11 +127,13 @@ export function createRequestListener(deps: PipelineDeps) {
       // chunk error and recovers, and no cache keeps the miss.
       return answerPlainText(req, res, 404, 'Not Found');
     }
-    const payloads = routerPayloadsOf(req, route, deps.routerPayloads);
-    if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
-    if (isFilePath(pathname)) return answerMissingFile(req, res, route);
-    if (serveNotFound(req, res, route, deps.notFoundPages)) return;
-    if (answerMissingRouterRequest(req, res, route, deps.notFoundPages)) return;
+    if (fromMemory) {
+      const payloads = routerPayloadsOf(req, route, fromMemory.routerPayloads);
+      if (payloads) return answerRouterPayload(req, res, route, payloads, fromMemory.cacheBusting, deps.buildId);
+      if (isFilePath(pathname)) return answerMissingFile(req, res, route, fromMemory.cacheBusting);
+      if (serveNotFound(req, res, route, fromMemory.notFoundPages)) return;
+      if (answerMissingRouterRequest(req, res, route, fromMemory.notFoundPages)) return;
+    }
     if (answerLocaleRedirect(req, res, route)) return;
     // Next answers a router state it cannot parse with a 500, while it is the client's mistake.
     if (!deps.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
@@ -144,8 +144,13 @@ export function createRequestListener(deps: PipelineDeps) {
   }
 
   /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */
-  async function answerMissingFile(req: IncomingMessage, res: ServerResponse, route: RequestRoute): Promise<void> {
-    if (req.headers.rsc === '1' && (await redirectedForCacheBusting(req, res, route, deps.cacheBusting, deps.buildId))) return;
+  async function answerMissingFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RequestRoute,
+    cacheBusting: CacheBusting,
+  ): Promise<void> {
+    if (req.headers.rsc === '1' && (await redirectedForCacheBusting(req, res, route, cacheBusting, deps.buildId))) return;
     res.setHeader('Vary', ROUTER_VARY);
     answerPlainText(req, res, 404, 'Not Found');
   }

@@ -8,7 +8,7 @@ import { displayedPath } from '@/shared/displayed-path';
  * the server HTML. The <title> too, in the visitor's language: React hoists it
  * into the head. Not generateMetadata, whose streamed tags land before or after
  * the page's links depending on timing, while the server's not-found template
- * must be the same HTML as Next's own render (src/server/serving/not-found).
+ * must be the same HTML as Next's own render (src/server/serving/next-compat/not-found).
  */
 export async function NotFoundView({ locale, requestedPath }: { locale: Locale; requestedPath: string }) {
   const t = await getTranslator(locale, 'not-found');

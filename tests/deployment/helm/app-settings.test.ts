@@ -21,17 +21,19 @@ describe("the app's settings", () => {
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '60',
       RENDER_CONCURRENCY: '4',
       RENDER_QUEUE: '16',
+      NEXT_ANSWERS_ALL: 'false',
       OTEL_SERVICE_NAME: 'meridian',
       OTEL_SDK_DISABLED: 'false',
     });
   });
 
-  it('takes log level, poll interval and OTEL_* from the values', () => {
+  it('takes log level, poll interval, NEXT_ANSWERS_ALL and OTEL_* from the values', () => {
     expect(appEnvironmentOf(render({}, { files: [EVERY_FEATURE_VALUES] }))).toMatchObject({
       LOG_LEVEL: 'debug',
       BUILD_POLL_INTERVAL_MS: '30000',
       TRUST_PROXY: '2',
       HSTS: 'true',
+      NEXT_ANSWERS_ALL: 'true',
       OTEL_SERVICE_NAME: 'meridian-web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',

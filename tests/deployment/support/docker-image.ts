@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getContainerRuntimeClient, ImageName } from 'testcontainers';
-import { ensureNodeBase } from '../../../docker/node-base.mjs';
+import { ensureNodeBase } from '../../../tools/node-base.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { gitRevision } from '../../../src/build/build-identity.mjs';
 import { run } from '../../../tools/lib/command.mjs';

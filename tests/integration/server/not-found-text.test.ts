@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { request } from '../support/http';
 import { rawRequest } from '../support/raw-http';
+import { ANSWER_MODES } from '../support/answer-modes';
 import { portOf, serverPerFile } from '../support/server-process';
 
 // Every 404 page names the path asked for, whoever renders it, and never shows a character that
 // would hide or reorder text (controls, bidi overrides) as it is.
 
-const server = serverPerFile();
-
 /** The not-found message of a 404 page, as text. */
 const messageOf = (html: string) => /<p class="[^"]*message">([^<]*)<\/p>/.exec(html)?.[1];
 
-describe('the path in a 404 page', () => {
+describe.each(ANSWER_MODES)('the path in a 404 page ($mode)', ({ env }) => {
+  const server = serverPerFile(env);
+
   it.each([
     ['from the template', '/ja/no-such-page', 'ページが見つかりません：/ja/no-such-page'],
     ['rendered by Next (a query)', '/ja/no-such-page?x=1', 'ページが見つかりません：/ja/no-such-page'],

@@ -1,12 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { request } from '../support/http';
+import { ANSWER_MODES } from '../support/answer-modes';
 import { jsonLines, serverPerFile } from '../support/server-process';
+
+const TREE = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}] }]));
+
+/** From memory: a plain 404, whatever the router state, without its `_rsc` check. */
+async function expectPlainNotFound(base: string): Promise<void> {
+  for (const path of ['/ja/no-such-page', '/zh-CN/a/b', '/nope$x', '/favicon.ico/x', '/%zz']) {
+    for (const headers of <Record<string, string>[]>[
+      { RSC: '1', 'Next-Router-State-Tree': TREE },
+      { RSC: '1', 'Next-Router-Prefetch': '1' },
+      { RSC: '1', 'Next-Router-State-Tree': '[[[[' },
+    ]) {
+      const reply = await request(`${base}${path}?_rsc=abc`, { headers });
+      expect(reply.status, path).toBe(404);
+      expect(reply.headers['content-type'], path).toBe('text/plain; charset=utf-8');
+      expect(reply.headers['cache-control'], path).toBe('private, no-cache, no-store, max-age=0, must-revalidate');
+      expect(reply.headers.vary, path).toBe('rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch');
+      expect(reply.body, path).toBe('Not Found\n');
+    }
+  }
+  const head = await request(`${base}/ja/no-such-page`, { method: 'HEAD', headers: { RSC: '1' } });
+  expect(head.status).toBe(404);
+  expect(head.body).toBe('');
+}
+
+/** With NEXT_ANSWERS_ALL: Next's own 404, after its `_rsc` redirect, and the 400 before Next to a state it cannot read. */
+async function expectNextsNotFound(base: string): Promise<void> {
+  for (const path of ['/ja/no-such-page', '/zh-CN/a/b', '/nope$x']) {
+    for (const [headers, status] of <[Record<string, string>, number][]>[
+      [{ RSC: '1', 'Next-Router-State-Tree': TREE }, 404],
+      [{ RSC: '1', 'Next-Router-Prefetch': '1' }, 404],
+      [{ RSC: '1', 'Next-Router-State-Tree': '[[[[' }, 400],
+    ]) {
+      const first = await request(`${base}${path}`, { headers });
+      // Next first sends a router request without its `_rsc` hash to the URL with it.
+      const reply = first.status === 307 ? await request(`${base}${first.headers.location}`, { headers }) : first;
+      expect(reply.status, `${path} ${JSON.stringify(headers)}`).toBe(status);
+      if (status === 404) expect(reply.headers['content-type'], path).toMatch(/^text\/x-component/);
+    }
+  }
+}
 
 // The router's own requests (RSC) of what the site lacks are answered from memory; those that still
 // reach Next must carry a router state it can read, or it is the client's mistake.
-const server = serverPerFile();
+describe.each(ANSWER_MODES)('router requests ($mode)', ({ env, fromMemory }) => {
+  const server = serverPerFile(env);
 
-describe('router requests', () => {
   it("answer 400, not Next's 500, to a Next-Router-State-Tree header Next cannot read", async () => {
     for (const path of ['/ja/e2e-fixtures/crash', '/en/no-such-page', '/en']) {
       for (const tree of ['[[[[', '%ZZ', '{}', '["x"]']) {
@@ -19,25 +60,9 @@ describe('router requests', () => {
     }
   });
 
-  it('of a page the site lacks: a plain 404 from memory, not a flight response, so Next’s router loads the page in full', async () => {
-    const tree = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}] }]));
-    for (const path of ['/ja/no-such-page', '/zh-CN/a/b', '/nope$x', '/favicon.ico/x', '/%zz']) {
-      for (const headers of <Record<string, string>[]>[
-        { RSC: '1', 'Next-Router-State-Tree': tree },
-        { RSC: '1', 'Next-Router-Prefetch': '1' },
-        { RSC: '1', 'Next-Router-State-Tree': '[[[[' },
-      ]) {
-        const reply = await request(`${server.url}${path}?_rsc=abc`, { headers });
-        expect(reply.status, path).toBe(404);
-        expect(reply.headers['content-type'], path).toBe('text/plain; charset=utf-8');
-        expect(reply.headers['cache-control'], path).toBe('private, no-cache, no-store, max-age=0, must-revalidate');
-        expect(reply.headers.vary, path).toBe('rsc, next-router-state-tree, next-router-prefetch, next-router-segment-prefetch');
-        expect(reply.body, path).toBe('Not Found\n');
-      }
-    }
-    const head = await request(`${server.url}/ja/no-such-page`, { method: 'HEAD', headers: { RSC: '1' } });
-    expect(head.status).toBe(404);
-    expect(head.body).toBe('');
+  it(`of a page the site lacks: ${fromMemory ? 'a plain 404 from memory, not a flight response, so Next’s router loads the page in full' : 'Next’s own 404, and 400 to a state Next cannot read'}`, async () => {
+    if (fromMemory) await expectPlainNotFound(server.url);
+    else await expectNextsNotFound(server.url);
     expect(jsonLines(server).filter((line) => Number(line.level) >= 50)).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ export interface Command {
 const PATTERNS: Record<Command['kind'], RegExp> = {
   // `npm run build`, `npm run --silent cluster:up`, `npm start`, `npm test`.
   npm: /\bnpm (?:run(?: --?[\w-]+)* ([\w:.-]+)|(start|test)\b)/g,
-  // A program of the repository: `node scripts/image.mjs`, `node docker/node-base.mjs`.
+  // A program of the repository: `node scripts/image.mjs`, `node tools/node-base.mjs`.
   node: /\bnode ((?:scripts|tools|docker|tests|src)\/[\w./-]+\.[cm]?js)\b/g,
   // `npx vitest run ...`: the program, after npx's own options.
   npx: /\bnpx(?: --?[\w-]+)* (@?[\w./-]*[\w])/g,

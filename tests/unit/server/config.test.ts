@@ -21,6 +21,7 @@ describe('readConfig', () => {
       podIp: null,
       buildPollIntervalMs: 60_000,
       render: { concurrency: 4, queue: 16 },
+      nextAnswersAll: false,
       releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
@@ -46,6 +47,7 @@ describe('readConfig', () => {
       BUILD_POLL_INTERVAL_MS: '1000',
       RENDER_CONCURRENCY: '2',
       RENDER_QUEUE: '0',
+      NEXT_ANSWERS_ALL: 'true',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -67,6 +69,7 @@ describe('readConfig', () => {
       podIp: 'fd00::7',
       buildPollIntervalMs: 1000,
       render: { concurrency: 2, queue: 0 },
+      nextAnswersAll: true,
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);

@@ -12,7 +12,7 @@ import { BUILD_POLL_INTERVAL_BOUNDS_MS, POLL_INTERVAL_HEADER } from '@/shared/bu
 import { ROUTER_REQUEST_HEADERS } from '@/shared/router-headers';
 import { PASSTHROUGH_EXACT, PASSTHROUGH_PREFIXES } from '@/shared/site-paths';
 import { TELEMETRY_ENDPOINT, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
-import { VARY_BY_LANGUAGE, VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
+import { VARY_BY_LANGUAGE, VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -41,8 +41,8 @@ const literalOf = (values: readonly string[], prefix = false) =>
 
 describe('each contract is declared once, in src/shared, and imported', () => {
   it.each([
-    ['the Vary list', VARY_BY_LANGUAGE_HEADER, 'src/shared/vary.ts'],
-    ['the Vary list as an array', VARY_BY_LANGUAGE.map(quoted).join(', '), 'src/shared/vary.ts'],
+    ['the Vary list', VARY_BY_LANGUAGE_HEADER, 'src/shared/vary-by-language.ts'],
+    ['the Vary list as an array', VARY_BY_LANGUAGE.map(quoted).join(', '), 'src/shared/vary-by-language.ts'],
     ['the telemetry endpoint', quoted(TELEMETRY_ENDPOINT), 'src/shared/telemetry-events.ts'],
     // Two event names side by side are the start of a list; a single name is a use the TelemetryEvent type checks.
     ['a list of telemetry event names', new RegExp(`'(?:${eventNames})',\\s*'(?:${eventNames})'`), 'src/shared/telemetry-events.ts'],

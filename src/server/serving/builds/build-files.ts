@@ -1,24 +1,23 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
-import { createServedFile, type ServedFile } from '@/server/serving/files/served-file';
-import type { ReleaseView } from './release-view';
+import { createInMemoryFile, type InMemoryFile } from '@/server/serving/files/in-memory-file';
 
 export interface BuildFiles {
   /** builds/current.json: this server's build, as the build wrote it. */
-  current: ServedFile;
+  current: InMemoryFile;
   /**
    * builds/latest.json: the build open tabs belong on. Without a canary release it is
    * this server's own; during one, the release's view; null while that is not known yet.
    */
-  latest(): ServedFile | null;
+  latest(): InMemoryFile | null;
   /** builds/meta/<id>.json by id: only the running build's, so no request ever names a file. */
-  manifests: ReadonlyMap<string, ServedFile>;
+  manifests: ReadonlyMap<string, InMemoryFile>;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 /** How open tabs learn of a new build: never kept by any cache. */
-const UNCACHED = 'no-cache, no-store, must-revalidate';
+export const UNCACHED = 'no-cache, no-store, must-revalidate';
 
 /**
  * The build-freshness files `npm run build` wrote under `builds/`, read once at
@@ -29,9 +28,9 @@ const UNCACHED = 'no-cache, no-store, must-revalidate';
 export function loadBuildFiles(dir: string, pollIntervalMs: number): BuildFiles {
   const buildsDir = path.join(dir, 'builds');
   const read = (file: string, cacheControl: string, headers: string[] = []) =>
-    createServedFile({ body: readFileSync(file), contentType: JSON_TYPE, cacheControl, lastModified: statSync(file).mtime, headers });
+    createInMemoryFile({ body: readFileSync(file), contentType: JSON_TYPE, cacheControl, lastModified: statSync(file).mtime, headers });
   const current = read(path.join(buildsDir, 'latest.json'), UNCACHED, [POLL_INTERVAL_HEADER, String(pollIntervalMs)]);
-  const manifests = new Map<string, ServedFile>();
+  const manifests = new Map<string, InMemoryFile>();
   const metaDir = path.join(buildsDir, 'meta');
   for (const name of readdirSync(metaDir)) {
     if (name.endsWith('.json')) {
@@ -39,31 +38,4 @@ export function loadBuildFiles(dir: string, pollIntervalMs: number): BuildFiles 
     }
   }
   return { current, latest: () => current, manifests };
-}
-
-/** The files with `builds/latest.json` following a canary release's view (release-view.ts) as it changes. */
-export function followRelease(files: BuildFiles, view: () => ReleaseView | null, pollIntervalMs: number): BuildFiles {
-  let shown: ReleaseView | null = null;
-  let latest: ServedFile | null = null;
-  const latestOfRelease = () => {
-    const current = view();
-    if (current !== shown) [shown, latest] = [current, current && releaseLatestFile(current, pollIntervalMs)];
-    return latest;
-  };
-  return { ...files, latest: latestOfRelease };
-}
-
-/**
- * `builds/latest.json` during a canary release: the stable build's id and timestamp,
- * and the canary's id while one is judged (src/freshness/build-poller.ts reads both).
- */
-function releaseLatestFile(view: ReleaseView, pollIntervalMs: number): ServedFile {
-  const body = { id: view.stable.id, timestamp: view.stable.timestamp, ...(view.canary ? { canary: view.canary.id } : {}) };
-  return createServedFile({
-    body: Buffer.from(`${JSON.stringify(body)}\n`),
-    contentType: JSON_TYPE,
-    cacheControl: UNCACHED,
-    lastModified: new Date(),
-    headers: [POLL_INTERVAL_HEADER, String(pollIntervalMs)],
-  });
 }

@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BUILD_MANIFEST_PREFIX, CURRENT_BUILD_PATH, LATEST_BUILD_PATH } from '@/shared/site-paths';
 import { serveFile } from '@/server/serving/files/serve-file';
 import type { BuildFiles } from './build-files';
-import type { PeerFiles } from './peer-files';
+import type { PeerFiles } from '@/server/serving/canary/peer-files';
 
 const NOT_FOUND = Buffer.from('{"error":"no such build file"}\n');
 const RELEASE_UNKNOWN = Buffer.from('{"error":"the release\'s stable build is not known yet"}\n');
-/** The release view is asked for every few seconds (release-view.ts): a tab may come back soon. */
+/** The release view is asked for every few seconds (serving/canary/release-view.ts): a tab may come back soon. */
 const RETRY_AFTER_SECONDS = '5';
 
 function answerJson(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer): void {

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveFile } from '@/server/serving/files/serve-file';
-import { createServedFile, type ServedFile } from '@/server/serving/files/served-file';
+import { createInMemoryFile, type InMemoryFile } from '@/server/serving/files/in-memory-file';
 import { answerPlainText } from '@/server/serving/plain-text';
 import { renderRobots, renderSitemap } from './sitemap';
 
 export interface CrawlerFiles {
-  robots: ServedFile;
+  robots: InMemoryFile;
   /** Absent without a site URL: a sitemap needs absolute URLs, and the request's Host is not ours to trust. */
-  sitemap: ServedFile | undefined;
+  sitemap: InMemoryFile | undefined;
 }
 
 const CACHE_CONTROL = 'public, max-age=3600';
@@ -15,7 +15,7 @@ const CACHE_CONTROL = 'public, max-age=3600';
 /** Both files, made once at start-up from the configured origin and this build's pages, dated as the build. */
 export function createCrawlerFiles(siteUrl: string | undefined, internalPaths: Iterable<string>, builtAt: Date): CrawlerFiles {
   const file = (body: string, contentType: string) =>
-    createServedFile({ body: Buffer.from(body), contentType, cacheControl: CACHE_CONTROL, lastModified: builtAt });
+    createInMemoryFile({ body: Buffer.from(body), contentType, cacheControl: CACHE_CONTROL, lastModified: builtAt });
   return {
     robots: file(renderRobots(siteUrl), 'text/plain; charset=utf-8'),
     sitemap: siteUrl ? file(renderSitemap(siteUrl, internalPaths), 'application/xml; charset=utf-8') : undefined,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { HeaderList } from './security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 
 /**
  * A plain-text answer written straight to a socket, for a request Node could

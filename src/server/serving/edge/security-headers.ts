@@ -1,11 +1,11 @@
-import type { ServerResponse } from 'node:http';
-import { BUILD_ASSETS_PREFIX } from '@/server/serving/files/site-files';
+import { BUILD_ASSETS_PREFIX } from '@/shared/site-paths';
+import type { HeaderList } from '@/server/serving/header-list';
 import { CONTENT_SECURITY_POLICY_HEADER, STRICT_CONTENT_SECURITY_POLICY } from './content-security-policy';
 
 /** Headers that govern a document; a script or stylesheet has no use for them. */
 const DOCUMENT_HEADERS = [
   CONTENT_SECURITY_POLICY_HEADER,
-  // Pages replace it by their own (serving/pages, not-found, next/hand-over.ts).
+  // Pages replace it by their own (serving/pages, next-compat/not-found, hand-over-to-next.ts).
   STRICT_CONTENT_SECURITY_POLICY,
   'X-Frame-Options',
   'DENY',
@@ -19,9 +19,6 @@ const DOCUMENT_HEADERS = [
 const HSTS = ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'];
 const NOSNIFF = ['X-Content-Type-Options', 'nosniff'];
 
-/** A response's headers as a flat list of names and values, the form `writeHead` takes in one go. */
-export type HeaderList = readonly string[];
-
 /**
  * The security headers of a response, built once per server: every response
  * gets nosniff (and HSTS when asked); all but the build's hashed assets get
@@ -31,9 +28,4 @@ export function securityHeaders(hsts: boolean): (pathname: string) => HeaderList
   const assets = [...NOSNIFF, ...(hsts ? HSTS : [])];
   const documents = [...assets, ...DOCUMENT_HEADERS];
   return (pathname) => (pathname.startsWith(BUILD_ASSETS_PREFIX) ? assets : documents);
-}
-
-/** Sets a header list one by one, for answers that add their own headers as they go. */
-export function setHeaderList(res: ServerResponse, headers: HeaderList): void {
-  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
 }

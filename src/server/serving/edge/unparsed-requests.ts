@@ -8,7 +8,7 @@ import { methodLabel } from '@/server/observability/route-label';
 import { allowedMethods } from './allowed-methods';
 import { writeRawAnswer } from './raw-answer';
 import { originForm } from './request-target';
-import type { HeaderList } from './security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 
 interface Refusal {
   status: number;

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseRange from 'range-parser';
-import { setHeaderList } from '@/server/serving/edge/security-headers';
+import { setHeaderList } from '@/server/serving/header-list';
 import { preferredCoding } from '@/server/serving/negotiation/negotiation';
 import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import { answerPlainText } from '@/server/serving/plain-text';
-import type { Representation, ServedFile } from './served-file';
+import type { Representation, InMemoryFile } from './in-memory-file';
 
 const IDENTITY_ONLY = ['identity'] as const;
 
@@ -18,7 +18,7 @@ type RangeAnswer = { start: number; end: number } | 'whole' | 'unsatisfiable';
  * whole file (a server may always ignore Range). HEAD ignores Range
  * (§14.2: range handling is defined for GET only).
  */
-function rangeOf(req: IncomingMessage, file: ServedFile): RangeAnswer {
+function rangeOf(req: IncomingMessage, file: InMemoryFile): RangeAnswer {
   const header = req.headers.range;
   if (header === undefined || req.method !== 'GET' || !preferredCoding(req, IDENTITY_ONLY)) return 'whole';
   const ifRange = req.headers['if-range'];
@@ -31,7 +31,7 @@ function rangeOf(req: IncomingMessage, file: ServedFile): RangeAnswer {
 }
 
 /** What every answer about the file says of it, a 304 included (RFC 9110 §15.4.5). */
-function writeValidators(res: ServerResponse, file: ServedFile, representation: Representation): void {
+function writeValidators(res: ServerResponse, file: InMemoryFile, representation: Representation): void {
   res.setHeader('Cache-Control', file.cacheControl);
   res.setHeader('ETag', representation.etag);
   res.setHeader('Last-Modified', file.lastModified);
@@ -47,7 +47,7 @@ function writeValidators(res: ServerResponse, file: ServedFile, representation: 
  * If-Unmodified-Since is false, 304 when their copy is still good), a part of it
  * for a Range, and to a HEAD the same headers without the body.
  */
-export function serveFile(req: IncomingMessage, res: ServerResponse, file: ServedFile): void {
+export function serveFile(req: IncomingMessage, res: ServerResponse, file: InMemoryFile): void {
   const coding = preferredCoding(req, file.codings) ?? 'identity';
   const selected = file.representations[coding] ?? file.representations.identity;
   const precondition = evaluatePreconditions(req, { etag: selected.etag, lastModified: file.lastModified });

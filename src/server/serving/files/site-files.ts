@@ -1,9 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createServedFile, type ServedFile } from './served-file';
-
-/** Where Next's hashed build assets are served. */
-export const BUILD_ASSETS_PREFIX = '/_next/static/';
+import { BUILD_ASSETS_PREFIX } from '@/shared/site-paths';
+import { createInMemoryFile, type InMemoryFile } from './in-memory-file';
 
 /** The build's files never change under their hashed names. */
 const BUILD_ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -47,11 +45,11 @@ function filesUnder(root: string): string[] {
 /**
  * The files the site serves as they are, by URL path, read once at start-up
  * and kept in memory with their compressed copies: the build's assets
- * (`.next/static`, with the brotli copies scripts/build-server.mjs wrote beside
+ * (`.next/static`, with the brotli copies src/build/build-server.mjs wrote beside
  * its scripts and styles) and `public/`. No request path ever reaches the disk.
  */
-export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
-  const files = new Map<string, ServedFile>();
+export function loadSiteFiles(dir: string): ReadonlyMap<string, InMemoryFile> {
+  const files = new Map<string, InMemoryFile>();
   const staticDir = path.join(dir, '.next', 'static');
   const built = filesUnder(staticDir);
   const brotliCopies = new Set(built.filter((name) => name.endsWith('.br')));
@@ -60,7 +58,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
     const file = path.join(staticDir, name);
     files.set(
       `${BUILD_ASSETS_PREFIX}${name}`,
-      createServedFile({
+      createInMemoryFile({
         body: readFileSync(file),
         contentType: contentTypeOf(name),
         cacheControl: BUILD_ASSET_CACHE,
@@ -74,7 +72,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
     const file = path.join(publicDir, name);
     files.set(
       `/${name}`,
-      createServedFile({
+      createInMemoryFile({
         body: readFileSync(file),
         contentType: contentTypeOf(name),
         cacheControl: PUBLIC_FILE_CACHE,
@@ -86,7 +84,7 @@ export function loadSiteFiles(dir: string): ReadonlyMap<string, ServedFile> {
 }
 
 /** The file a request path names, as sent or percent-decoded (`/_next/static/chunks/%5Bid%5D.js`). */
-export function siteFileOf(files: ReadonlyMap<string, ServedFile>, pathname: string): ServedFile | undefined {
+export function siteFileOf(files: ReadonlyMap<string, InMemoryFile>, pathname: string): InMemoryFile | undefined {
   const file = files.get(pathname);
   if (file || !pathname.includes('%')) return file;
   try {

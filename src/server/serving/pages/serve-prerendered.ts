@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
-import type { PrerenderedPage } from './prerendered-pages';
+import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
+import type { PrerenderedPage } from '@/server/serving/next-compat/prerendered-pages';
 import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import { CONTENT_SECURITY_POLICY_HEADER } from '@/server/serving/edge/content-security-policy';
-import { setHeaderList, type HeaderList } from '@/server/serving/edge/security-headers';
+import { setHeaderList, type HeaderList } from '@/server/serving/header-list';
 import { ROUTER_VARY } from '@/shared/router-headers';
 import { answerPlainText } from '@/server/serving/plain-text';
 

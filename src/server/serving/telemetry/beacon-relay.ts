@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { askService } from '@/server/serving/builds/service-request';
+import { askService } from '@/server/serving/service-request';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /** Marks a beacon one pod relays to another: an HMAC of its body under the release's key. */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { contentSecurityPolicy, inlineScriptHashes } from '@/server/serving/edge/content-security-policy';
-import type { HeaderList } from '@/server/serving/edge/security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
 export interface PrerenderedPage {

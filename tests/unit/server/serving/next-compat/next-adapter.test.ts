@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkNextInternals, NextAdapterError, routerStateCheck } from '@/server/serving/next/next-adapter';
+import { checkNextInternals, NextAdapterError, routerStateCheck } from '@/server/serving/next-compat/next-adapter';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const builds: string[] = [];
@@ -32,14 +32,14 @@ describe('the Next adapter', () => {
     const requireFromBuild = standaloneWith('17.0.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
     expect(() => checkNextInternals(requireFromBuild)).toThrow(NextAdapterError);
     expect(() => checkNextInternals(requireFromBuild)).toThrow(
-      /^Next 17\.0\.0 is not supported by src\/server\/serving\/next\/next-adapter\.ts: it was written for Next 16\./,
+      /^Next 17\.0\.0 is not supported by src\/server\/serving\/next-compat\/next-adapter\.ts: it was written for Next 16\./,
     );
   });
 
   it('refuses a Next whose config loader no longer reads the standalone config', () => {
     const requireFromBuild = standaloneWith('16.9.0', 'module.exports = {};');
     expect(() => checkNextInternals(requireFromBuild)).toThrow(
-      'Next 16.9.0 is not supported by src/server/serving/next/next-adapter.ts: its config loader no longer reads __NEXT_PRIVATE_STANDALONE_CONFIG.',
+      'Next 16.9.0 is not supported by src/server/serving/next-compat/next-adapter.ts: its config loader no longer reads __NEXT_PRIVATE_STANDALONE_CONFIG.',
     );
   });
 
@@ -55,7 +55,7 @@ describe('the Next adapter', () => {
   it('refuses a Next without the router state parser, naming the installed version', () => {
     const requireFromBuild = standaloneWith('16.9.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
     expect(() => routerStateCheck(requireFromBuild)).toThrow(
-      'Next 16.9.0 is not supported by src/server/serving/next/next-adapter.ts: next/dist/server/app-render/parse-and-validate-flight-router-state.js no longer exports parseAndValidateFlightRouterState',
+      'Next 16.9.0 is not supported by src/server/serving/next-compat/next-adapter.ts: next/dist/server/app-render/parse-and-validate-flight-router-state.js no longer exports parseAndValidateFlightRouterState',
     );
   });
 });

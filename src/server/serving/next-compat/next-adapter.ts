@@ -22,7 +22,7 @@ export function checkNextInternals(requireFromBuild: NodeJS.Require): void {
   const { version } = requireFromBuild('next/package.json') as { version: string };
   const unsupported = (reason: string) =>
     new NextAdapterError(
-      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${reason}. ` +
+      `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${reason}. ` +
         `See how Next ${version}'s standalone server.js starts Next, and update the adapter.`,
     );
   if (Number(version.split('.')[0]) !== WRITTEN_FOR_NEXT_MAJOR) {
@@ -58,7 +58,7 @@ export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: str
   if (typeof parse !== 'function') {
     const { version } = requireFromBuild('next/package.json') as { version: string };
     throw new NextAdapterError(
-      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
+      `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
     );
   }
   return (header) => {
@@ -121,7 +121,7 @@ export function cacheBusting(requireFromBuild: NodeJS.Require): CacheBusting {
   if (typeof expected !== 'function' || typeof legacy !== 'function' || typeof withHash !== 'function') {
     const { version } = requireFromBuild('next/package.json') as { version: string };
     throw new NextAdapterError(
-      `Next ${version} is not supported by src/server/serving/next/next-adapter.ts: ${CACHE_BUSTING_MODULE} or ${CACHE_BUSTING_URL_MODULE} no longer exports the cache-busting hash`,
+      `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${CACHE_BUSTING_MODULE} or ${CACHE_BUSTING_URL_MODULE} no longer exports the cache-busting hash`,
     );
   }
   const args = (headers: CacheBustingHeaders) => [headers.prefetch, headers.segmentPrefetch, headers.stateTree, headers.nextUrl];

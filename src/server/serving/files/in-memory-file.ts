@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { HeaderList } from '@/server/serving/edge/security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 
 export interface Representation {
@@ -10,7 +10,7 @@ export interface Representation {
 }
 
 /** A file answered from memory: a build asset, a public file, a build or crawler file. */
-export interface ServedFile {
+export interface InMemoryFile {
   contentType: string;
   cacheControl: string;
   /** As an HTTP date. */
@@ -34,7 +34,7 @@ function brotli(body: Buffer): Buffer {
  * makes it smaller (gzip, and brotli unless the build wrote a copy), each with
  * its tag.
  */
-export function createServedFile(options: {
+export function createInMemoryFile(options: {
   body: Buffer;
   contentType: string;
   cacheControl: string;
@@ -42,10 +42,10 @@ export function createServedFile(options: {
   /** The brotli copy the build wrote, if any. */
   brotli?: Buffer;
   headers?: HeaderList;
-}): ServedFile {
+}): InMemoryFile {
   const { body } = options;
   const hash = createHash('sha1').update(body).digest('base64url');
-  const representations: ServedFile['representations'] = { identity: { body, etag: `"${hash}"` } };
+  const representations: InMemoryFile['representations'] = { identity: { body, etag: `"${hash}"` } };
   const codings: ContentCoding[] = [];
   if (options.brotli || COMPRESSIBLE.test(options.contentType)) {
     const compressed: [ContentCoding, Buffer][] = [

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
-import type { CacheBusting, CacheBustingHeaders } from '@/server/serving/next/next-adapter';
+import type { CacheBusting, CacheBustingHeaders } from '@/server/serving/next-compat/next-adapter';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import {
   ROUTER_PREFETCH_HEADER,
@@ -10,7 +10,7 @@ import {
   RSC_HEADER,
   SERVER_ACTION_HEADER,
 } from '@/shared/router-headers';
-import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
+import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
 import { PAYLOAD_VARY, type PagePayloads, type RouterPayload } from './router-payloads';
 
 const CODINGS: readonly ContentCoding[] = ['br', 'gzip', 'identity'];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { HeaderList } from '@/server/serving/edge/security-headers';
+import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { ROUTER_VARY } from '@/shared/router-headers';
 

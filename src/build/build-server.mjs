@@ -6,17 +6,17 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { buildRevision } from '../src/build/build-identity.mjs';
-import { trimInlinePageData } from '../src/build/inline-page-data.mjs';
-import { asciiComments } from '../src/build/one-byte-source.mjs';
+import { buildRevision } from './build-identity.mjs';
+import { trimInlinePageData } from './inline-page-data.mjs';
+import { asciiComments } from './one-byte-source.mjs';
 
-// The build imports nothing of tools/ (the harness): the repository root is this file's parent.
-const ROOT = path.resolve(import.meta.dirname, '..');
+// The build imports nothing of tools/ (the harness): the repository root is two folders up.
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
 
 // The commands' style (tools/lib/cli.mjs), written out: the build imports nothing of tools/.
-const USAGE = `Usage: node scripts/build-server.mjs (the second half of npm run build)
+const USAGE = `Usage: node src/build/build-server.mjs (the second half of npm run build)
 
 Compiles src/server/main.ts into .next/standalone/meridian-server.cjs, and puts beside it the
 static assets, public/, locales/, the build's identity and its build files.`;

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Metrics, PeerFileKind, PeerForwardResult } from '@/server/observability/metrics';
 import { answerPlainText } from '@/server/serving/plain-text';
 import type { ReleaseWatch } from './release-view';
-import { askService } from './service-request';
+import { askService } from '@/server/serving/service-request';
 
 /** Marks a request one pod sent another: it is answered from memory or not at all, never sent on (no loops). */
 export const FORWARDED_HEADER = 'x-meridian-forwarded';

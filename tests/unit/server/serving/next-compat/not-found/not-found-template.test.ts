@@ -9,7 +9,7 @@ import {
   payloadQuery,
   TEMPLATE_MARKER,
   TemplateError,
-} from '@/server/serving/not-found/not-found-template';
+} from '@/server/serving/next-compat/not-found/not-found-template';
 
 const M = TEMPLATE_MARKER;
 

@@ -1,7 +1,7 @@
 import { json } from 'node:stream/consumers';
 import type { Logger } from 'pino';
 import { CURRENT_BUILD_PATH } from '@/shared/site-paths';
-import { askService } from './service-request';
+import { askService } from '@/server/serving/service-request';
 
 /** A build as `builds/current.json` names it. */
 export interface BuildRef {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
 import { routeHandover, ROUTE_HANDOVER_HEADER } from '@/i18n/route-handover';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
-import { VARY_BY_LANGUAGE } from '@/shared/vary';
+import { VARY_BY_LANGUAGE } from '@/shared/vary-by-language';
 import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy, nonceSource } from '@/server/serving/edge/content-security-policy';
 import { dropUntrustedForwarding, type ProxyTrust } from '@/server/serving/edge/client-address';
 import { varyOn } from '@/server/serving/negotiation/vary';

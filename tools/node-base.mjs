@@ -6,7 +6,7 @@
 // reaches the registry from inside the build too). The tests, CI and
 // `npm run image` build the Dockerfile on it with --build-arg NODE_IMAGE=<tag>.
 //
-//   node docker/node-base.mjs    prints the tag, making the image when missing
+//   node tools/node-base.mjs    prints the tag, making the image when missing
 //
 // Runs as root (debootstrap) on a Debian-like host. The image is kept and
 // reused: its tag names the pinned Node version, and its label the recipe it came from.
@@ -15,9 +15,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, succeeds } from '../tools/lib/command.mjs';
-import { ensureDebianPackages } from '../tools/debian-packages.mjs';
-import { NODE_VERSION, pinnedNode } from '../tools/node-runtime.mjs';
+import { run, succeeds } from './lib/command.mjs';
+import { ensureDebianPackages } from './debian-packages.mjs';
+import { NODE_VERSION, pinnedNode } from './node-runtime.mjs';
 
 const SUITE = 'bookworm';
 const MIRROR = 'http://deb.debian.org/debian';

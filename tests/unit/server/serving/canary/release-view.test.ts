@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { decideView, parseBuildRef, watchRelease, type BuildRef } from '@/server/serving/builds/release-view';
+import { decideView, parseBuildRef, watchRelease, type BuildRef } from '@/server/serving/canary/release-view';
 
 const A: BuildRef = { id: 'A', timestamp: 1 };
 const B: BuildRef = { id: 'B', timestamp: 2 };
