@@ -79,13 +79,6 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
               role="group"
               aria-label={interpolate(labels.slide, { index: index + 1, slidesLength: slides.length })}
             >
-              <div className={styles.copy}>
-                <h2 className={styles.title}>{slide.title}</h2>
-                <p className={styles.text}>{slide.text}</p>
-                <SiteLink className={styles.cta} href={slide.href}>
-                  {slide.cta}
-                </SiteLink>
-              </div>
               {slide.image === null ? (
                 <div className={`${styles.image} ${styles.heroImage}`} role="img" aria-label={slide.imageAlt} />
               ) : (
@@ -101,11 +94,18 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
                   decoding="async"
                 />
               )}
+              <div className={styles.copy}>
+                <h2 className={styles.title}>{slide.title}</h2>
+                <p className={styles.text}>{slide.text}</p>
+                <SiteLink className={styles.cta} href={slide.href}>
+                  {slide.cta}
+                </SiteLink>
+              </div>
             </div>
           ))}
         </div>
       </div>
-      <div className={styles.controls}>
+      <div className={styles.controls} style={{ '--slide-count': slides.length } as CSSProperties}>
         <button
           type="button"
           className={styles.prev}
@@ -114,8 +114,7 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
         >
           <span aria-hidden="true">‹</span>
         </button>
-        {/* Sized for its bullets before Swiper adds them, so nothing moves. */}
-        <div ref={paginationRef} className={styles.pagination} style={{ '--slide-count': slides.length } as CSSProperties} />
+        <div ref={paginationRef} className={styles.pagination} />
         <button
           type="button"
           className={styles.next}
