@@ -15,12 +15,14 @@
 // of request a visitor can send against a page, in BENCH_COST_ROUNDS alternating rounds,
 // default 2, then a flood of the most expensive for BENCH_FLOOD_S, default 180), and the page stages,
 // each against the floor (a hello world with the same Next settings, tools/bench/floor.mjs)
-// in the same run: js (JS by the load event and within 6 s), lighthouse (mobile, applied
-// throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5, each followed by
-// the floor; simulated throttling for reference, the 404 page too, BENCH_LIGHTHOUSE_SIMULATED_RUNS
+// in the same run: js (JS by the load event, 300 ms after it and within 6 s), lighthouse
+// (mobile, applied throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5,
+// each followed by the pages' static twins, tools/bench/static-twin.mjs, and the floor; then
+// rounds of the pages alone until each has BENCH_CLS_RUNS runs, default 20, for its layout
+// stability; simulated throttling for reference, the 404 page too, BENCH_LIGHTHOUSE_SIMULATED_RUNS
 // rounds, default 3), trace (unthrottled Chromium traces: the main thread's work before the
-// largest paint, and what the CJK typography adds to it on /ja and /zh-CN, BENCH_TRACE_ROUNDS,
-// default 5), html (each page's raw HTML and what it holds);
+// largest paint, the static twins' too, and what the CJK typography adds to it on /ja and
+// /zh-CN, BENCH_TRACE_ROUNDS, default 5), html (each page's raw HTML and what it holds);
 // then server-overhead (it includes the memory test), image. Chromium and Lighthouse are only
 // checked when a page stage runs. A partial run writes bench-results/summary-<stages>.json, so
 // the full report in bench-results/summary.json is kept.
@@ -31,6 +33,7 @@ import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureRequestCost } from '../tools/bench/request-cost.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
+import { startTwinServer } from '../tools/bench/static-twin.mjs';
 import { measureJsAgainstFloor } from '../tools/bench/js-bytes.mjs';
 import { measureLighthouse } from '../tools/bench/lighthouse.mjs';
 import { measurePageHtml, readPageHtml } from '../tools/bench/page-html.mjs';
@@ -77,6 +80,7 @@ async function main() {
   const costRounds = Math.max(1, Math.round(envNumber('BENCH_COST_ROUNDS', 2)));
   const floodS = Math.max(10, Math.round(envNumber('BENCH_FLOOD_S', 180)));
   const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 5)));
+  const clsRuns = Math.max(lighthouseRuns, Math.round(envNumber('BENCH_CLS_RUNS', 20)));
   const simulatedRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_SIMULATED_RUNS', 3)));
   const traceRounds = Math.max(1, Math.round(envNumber('BENCH_TRACE_ROUNDS', 5)));
   const only = selectedStages();
@@ -95,10 +99,13 @@ async function main() {
   let app = null;
   /** @type {Awaited<ReturnType<typeof startFloorServer>> | null} */
   let floor = null;
+  /** @type {Awaited<ReturnType<typeof startTwinServer>> | null} */
+  let twin = null;
   const stopApp = async () => {
-    const running = [app, floor];
+    const running = [app, floor, twin];
     app = null;
     floor = null;
+    twin = null;
     for (const server of running) await server?.stop();
   };
   let interrupted = false;
@@ -115,6 +122,7 @@ async function main() {
   process.once('exit', () => {
     app?.stop();
     floor?.stop();
+    twin?.stop();
     killBenchServers();
   });
 
@@ -156,15 +164,21 @@ async function main() {
   try {
     if (runs('throughput') || pageStages) {
       heading('App server');
-      app = await startApp({ port });
+      // A metrics port of its own: another server on this machine may hold the default.
+      app = await startApp({ port, env: { METRICS_PORT: String(await freePort()) } });
       const { url } = app;
       log(`Started the app server (tools/lib/app-server.mjs) at ${url}`);
       if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(url, { durationS, warmupS, rounds }));
       if (pageStages) {
         floor = await startFloorServer({ port: await freePort() });
-        log(`Started the floor (tools/bench/floor-server.mjs) at ${floor.url}`);
+        log(`Started the floor (tools/bench/floor.mjs) at ${floor.url}`);
         const floorUrl = floor.url;
         const pages = PAGES.map((page) => ({ id: page.id, url: url + page.path }));
+        if (runs('lighthouse') || runs('trace')) {
+          twin = await startTwinServer({ appUrl: url, pages: PAGES, port: await freePort() });
+          log(`Started the static twin (tools/bench/static-twin.mjs) at ${twin.url}`);
+        }
+        const twins = twin?.pages ?? [];
         if (runs('html')) {
           await stage('html', 'raw HTML', async () => {
             const measured = await measurePageHtml(pages);
@@ -174,13 +188,21 @@ async function main() {
         if (runs('js')) await stage('js', 'first-visit JS', () => measureJsAgainstFloor({ url: `${url}/`, floorUrl }));
         if (runs('trace')) {
           await stage('trace', 'traces', async () => ({
-            ...(await measurePageTraces({ pages, floorUrl, rounds: traceRounds })),
+            ...(await measurePageTraces({ pages, twins, floorUrl, rounds: traceRounds })),
             typography: await measureTypographyCost({ pages: pages.filter((page) => page.id !== 'root'), rounds: traceRounds }),
           }));
         }
         if (runs('lighthouse')) {
           await stage('lighthouseApplied', 'lighthouse (applied throttling)', () =>
-            measureLighthouse({ pages, floorUrl, rounds: lighthouseRuns, throttlingMethod: 'devtools', resultsDir: RESULTS_DIR }),
+            measureLighthouse({
+              pages,
+              twins,
+              floorUrl,
+              rounds: lighthouseRuns,
+              stabilityRuns: clsRuns,
+              throttlingMethod: 'devtools',
+              resultsDir: RESULTS_DIR,
+            }),
           );
           await stage('lighthouseSimulated', 'lighthouse (simulated throttling)', () =>
             measureLighthouse({
