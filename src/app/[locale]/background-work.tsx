@@ -6,7 +6,7 @@ import { usePageSettled } from '@/shared/load-event';
 import type { Locale } from '@/shared/locales';
 
 /** Background work's code arrives this long after the page has loaded and the browser has been idle. */
-const AFTER_LOAD_DELAY_MS = 1000;
+const AFTER_LOAD_DELAY_MS = 500;
 
 /**
  * What needs the page only once it is in use, fetched once it has settled after its load
