@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, type CSSProperties } from 'react';
 import { usePageSettled } from '@/shared/load-event';
 import type { Swiper } from './swiper-runtime';
-import type { CarouselLabels } from './slides';
+import type { SwiperLabels } from './slides';
 import styles from './carousel.module.css';
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
@@ -18,7 +18,7 @@ const IDLE_LOAD_DELAY_MS = 3000;
  * few seconds; then the arrow keys move it too. Autoplay pauses on hover and focus and
  * stays off for visitors who prefer reduced motion.
  */
-export function CarouselControls({ labels, slideCount }: { labels: CarouselLabels; slideCount: number }) {
+export function CarouselControls({ labels, slideCount }: { labels: SwiperLabels; slideCount: number }) {
   const controlsRef = useRef<HTMLDivElement>(null);
   const paginationRef = useRef<HTMLDivElement>(null);
   const swiperRef = useRef<Swiper | null>(null);

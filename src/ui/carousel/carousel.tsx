@@ -1,4 +1,4 @@
-import { SiteLink } from '@/ui/navigation/site-link';
+import { ROUTER_LINKS_AREA } from '@/ui/navigation/router-links-area';
 import { CarouselControls } from './carousel-controls';
 import { SLIDE_IMAGE_SIZE, type CarouselLabels, type SlideContent } from './slides';
 import styles from './carousel.module.css';
@@ -9,8 +9,9 @@ import styles from './carousel.module.css';
  * the slides have no code of their own, only the controls do (CarouselControls).
  */
 export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: CarouselLabels }) {
+  const { region, ...controlLabels } = labels;
   return (
-    <section className={styles.carousel} aria-label={labels.region} aria-roledescription="carousel">
+    <section className={styles.carousel} aria-label={region} aria-roledescription="carousel" {...ROUTER_LINKS_AREA}>
       <div className={`swiper ${styles.swiper}`}>
         <div className={`swiper-wrapper ${styles.wrapper}`}>
           {slides.map((slide) => (
@@ -26,22 +27,18 @@ export function Carousel({ slides, labels }: { slides: SlideContent[]; labels: C
                   width={SLIDE_IMAGE_SIZE.width}
                   height={SLIDE_IMAGE_SIZE.height}
                   loading="lazy"
-                  fetchPriority="low"
-                  decoding="async"
                 />
               )}
               <div className={styles.copy}>
-                <h2 className={styles.title}>{slide.title}</h2>
-                <p className={styles.text}>{slide.text}</p>
-                <SiteLink className={styles.cta} href={slide.href}>
-                  {slide.cta}
-                </SiteLink>
+                <h2>{slide.title}</h2>
+                <p>{slide.text}</p>
+                <a href={slide.href}>{slide.cta}</a>
               </div>
             </div>
           ))}
         </div>
       </div>
-      <CarouselControls labels={labels} slideCount={slides.length} />
+      <CarouselControls labels={controlLabels} slideCount={slides.length} />
     </section>
   );
 }

@@ -21,6 +21,9 @@ export interface SlideContent {
   imageAlt: string;
 }
 
+/** What Swiper and the controls say: the carousel's labels but its region's name, which the server's HTML carries. */
+export type SwiperLabels = Omit<CarouselLabels, 'region'>;
+
 export interface CarouselLabels {
   region: string;
   previous: string;

@@ -1,6 +1,6 @@
 import Swiper from 'swiper';
 import { A11y, Keyboard, Pagination } from 'swiper/modules';
-import type { CarouselLabels } from './slides';
+import type { SwiperLabels } from './slides';
 
 export const AUTOPLAY_DELAY_MS = 6000;
 const SLIDE_SPEED_MS = 500;
@@ -58,7 +58,7 @@ export async function createSwiper(options: {
   root: HTMLElement;
   element: HTMLElement;
   pagination: HTMLElement;
-  labels: CarouselLabels;
+  labels: SwiperLabels;
   reducedMotion: boolean;
 }): Promise<Swiper> {
   const { root, element, pagination, labels, reducedMotion } = options;
