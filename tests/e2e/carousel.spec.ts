@@ -128,6 +128,28 @@ test('autoplay advances on its own, and pauses while the pointer is over it', as
   expect(await activeTitle(page)).toBe(hovered);
 });
 
+test('autoplay asks for no animation frame between its turns', async ({ page }) => {
+  test.setTimeout(40_000);
+  // Swiper's own autoplay asked for a frame at every refresh of the display while it played.
+  await page.addInitScript(() => {
+    const frames = { asked: 0 };
+    (window as unknown as { animationFrames: typeof frames }).animationFrames = frames;
+    const request = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => {
+      frames.asked += 1;
+      return request(callback);
+    };
+  });
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
+  const asked = () => page.evaluate(() => (window as unknown as { animationFrames: { asked: number } }).animationFrames.asked);
+  // Two seconds in the middle of the six between Swiper's arrival and its first turn.
+  await page.waitForTimeout(1_000);
+  const before = await asked();
+  await page.waitForTimeout(2_000);
+  expect((await asked()) - before).toBeLessThan(10);
+});
+
 test('autoplay pauses while focus is inside', async ({ page }) => {
   test.setTimeout(30_000);
   await page.goto('/');
