@@ -98,6 +98,17 @@ export default defineConfig({
           sequence: { groupOrder: 4 },
         },
       },
+      {
+        // The host after every suite: run alone and last by npm test, against the package set it recorded first.
+        extends: true,
+        test: {
+          name: 'host',
+          include: ['tests/host/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          sequence: { groupOrder: 5 },
+        },
+      },
     ],
   },
 });

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Makes a Node base image without any container registry, for machines that
 // cannot pull the official node image: a Debian bookworm root file system from
-// Debian's own repositories (debootstrap, minbase), this machine's Node.js and
-// npm, and its CA bundle (trusted by Node through NODE_EXTRA_CA_CERTS, so npm
+// Debian's own repositories (debootstrap, minbase), the Node.js pinned in
+// tools/pins.mjs (the official image's line), this machine's npm, and its CA bundle (trusted by Node through NODE_EXTRA_CA_CERTS, so npm
 // reaches the registry from inside the build too). The tests, CI and
 // `npm run image` build the Dockerfile on it with --build-arg NODE_IMAGE=<tag>.
 //
 //   node docker/node-base.mjs    prints the tag, making the image when missing
 //
 // Runs as root (debootstrap) on a Debian-like host. The image is kept and
-// reused: its tag names the Node version, and its label the recipe it came from.
+// reused: its tag names the pinned Node version, and its label the recipe it came from.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run, succeeds } from '../tools/lib/command.mjs';
 import { ensureDebianPackages } from '../tools/debian-packages.mjs';
+import { NODE_VERSION, pinnedNode } from '../tools/node-runtime.mjs';
 
 const SUITE = 'bookworm';
 const MIRROR = 'http://deb.debian.org/debian';
@@ -27,7 +28,7 @@ const RECIPE = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-export const NODE_BASE_IMAGE = `meridian-node-base:${process.versions.node}`;
+export const NODE_BASE_IMAGE = `meridian-node-base:${NODE_VERSION}`;
 
 async function currentImageExists() {
   try {
@@ -48,7 +49,7 @@ function npmPackageDir() {
 }
 
 /**
- * Node, npm and the CA bundle of this machine, where the official image keeps them.
+ * The pinned Node, this machine's npm and its CA bundle, where the official image keeps them.
  * @param {string} rootfs
  */
 function addNode(rootfs) {
@@ -56,7 +57,7 @@ function addNode(rootfs) {
   const modules = path.join(rootfs, 'usr/local/lib/node_modules');
   mkdirSync(bin, { recursive: true });
   mkdirSync(modules, { recursive: true });
-  cpSync(realpathSync(process.execPath), path.join(bin, 'node'));
+  cpSync(pinnedNode(), path.join(bin, 'node'));
   cpSync(npmPackageDir(), path.join(modules, 'npm'), { recursive: true, verbatimSymlinks: true });
   symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', path.join(bin, 'npm'));
   symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', path.join(bin, 'npx'));
@@ -81,7 +82,7 @@ async function trim(rootfs) {
 async function importImage(rootfs) {
   const changes = [
     'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-    `ENV NODE_VERSION=${process.versions.node}`,
+    `ENV NODE_VERSION=${NODE_VERSION}`,
     `ENV NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`,
     `LABEL ${RECIPE_LABEL}=${RECIPE}`,
     'CMD ["node"]',
@@ -96,7 +97,7 @@ async function importImage(rootfs) {
 export async function ensureNodeBase() {
   if (await currentImageExists()) return NODE_BASE_IMAGE;
   if (!succeeds('debootstrap', ['--version'])) ensureDebianPackages(['debootstrap']);
-  console.log(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and this machine's Node ${process.version}\n`);
+  console.log(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and the pinned Node ${NODE_VERSION}\n`);
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-node-base-'));
   const rootfs = path.join(work, 'rootfs');
   try {

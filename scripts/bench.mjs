@@ -1,36 +1,16 @@
-// Performance benchmark: throughput (wrk), first-visit JS bytes (Chromium), Lighthouse
-// mobile scores, the overhead of our entry against Next's own server.js (wrk, plus the
-// memory growth of our entry) for the production build, and the Docker image (its size
-// above the Node base, and docker run to a ready /readyz). A report, not a test: a missed
+// `npm run bench`: throughput, the ceiling, memory under mixed load, what each kind of request
+// costs, a page at a fixed rate through floods, the pages' JavaScript, Lighthouse, traces and
+// HTML against a floor, our entry's overhead against Next's server.js, and the Docker image;
+// every figure against a baseline measured in the same run. A report, not a test: a missed
 // target still exits 0; a crash (tools missing, server down, a stage throwing) exits 1.
-// Env: BENCH_DURATION_S (wrk seconds per target/run, default 10), BENCH_WARMUP_S (default 2),
-// BENCH_ROUNDS (alternating wrk rounds of the throughput stage, default 2), BENCH_REBUILD=1
-// (rebuild unless .next is a production build of the current sources; by default an existing
-// build is reused).
-// BENCH_ONLY: a comma-separated list of the stages to run, for quick iteration, e.g.
-// BENCH_ONLY=server-overhead; stages: throughput, ceiling (/ja against a bare node:http
-// server and Next's server.js; BENCH_CEILING_ROUNDS, default 3), mixed-load (RSS, peak RSS and
-// V8 heap through BENCH_MIXED_LOAD_S, default 180, of 60 % pages (/ and the build's page
-// routes, /en's 308 included) and 40 % random 404s, half compressed), request-cost (every kind
-// of request a visitor can send against a page, in BENCH_COST_ROUNDS alternating rounds,
-// default 2, then a flood of the most expensive for BENCH_FLOOD_S, default 180), and the page stages,
-// each against the floor (a hello world with the same Next settings, tools/bench/floor.mjs)
-// in the same run: js (JS by the load event, 300 ms after it and within 6 s), lighthouse
-// (mobile, applied throttling on /, /ja and /zh-CN in BENCH_LIGHTHOUSE_RUNS rounds, default 5,
-// each followed by the pages' static twins, tools/bench/static-twin.mjs, and the floor; then
-// rounds of the pages alone until each has BENCH_CLS_RUNS runs, default 20, for its layout
-// stability; simulated throttling for reference, the 404 page too, BENCH_LIGHTHOUSE_SIMULATED_RUNS
-// rounds, default 3), trace (unthrottled Chromium traces: the main thread's work before the
-// largest paint, the static twins' too, and what the CJK typography adds to it on /ja and
-// /zh-CN, BENCH_TRACE_ROUNDS, default 5), html (each page's raw HTML and what it holds);
-// then server-overhead (it includes the memory test), image. Chromium and Lighthouse are only
-// checked when a page stage runs. A partial run writes bench-results/summary-<stages>.json, so
-// the full report in bench-results/summary.json is kept.
+// `--help` lists the stages and flags.
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ROOT, startApp } from '../tools/lib/app-server.mjs';
 import { measureCeiling } from '../tools/bench/ceiling.mjs';
 import { measureMixedLoad } from '../tools/bench/mixed-load.mjs';
 import { measureRequestCost } from '../tools/bench/request-cost.mjs';
+import { measureFloods } from '../tools/bench/flood.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
 import { startTwinServer } from '../tools/bench/static-twin.mjs';
@@ -44,54 +24,156 @@ import { measureServerOverhead } from '../tools/bench/server-overhead.mjs';
 import { buildRows, printTable, writeSummary } from '../tools/bench/summary.mjs';
 import { measureThroughput } from '../tools/bench/throughput.mjs';
 import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
-import { envNumber, freePort, heading, killChildren, log } from '../tools/bench/util.mjs';
+import { freePort, heading, log } from '../tools/bench/util.mjs';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
+import { stopRunning } from '../tools/lib/command.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
-const STAGES = ['throughput', 'ceiling', 'mixed-load', 'request-cost', 'js', 'lighthouse', 'trace', 'html', 'server-overhead', 'image'];
+const STAGES = [
+  'throughput',
+  'ceiling',
+  'mixed-load',
+  'request-cost',
+  'flood',
+  'js',
+  'lighthouse',
+  'trace',
+  'html',
+  'server-overhead',
+  'image',
+];
 /** The stages that load pages in a browser, each beside the floor. */
 const PAGE_STAGES = ['js', 'lighthouse', 'trace', 'html'];
-/** The pages issue 23 measures; the 404 joins the simulated Lighthouse runs for its audits. */
+/** The pages the bench measures; the 404 joins the simulated Lighthouse runs for its audits. */
 const PAGES = [
   { id: 'root', path: '/' },
   { id: 'ja', path: '/ja' },
   { id: 'zh-CN', path: '/zh-CN' },
 ];
-/** The stages BENCH_ONLY selects (all when unset); null for a full run. */
+const USAGE = `Usage: npm run bench [-- options]
+
+  --only <stages>                  a comma-separated list of the stages to run (default: all):
+      throughput                   wrk against the page, rounds alternating with the floor's
+      ceiling                      /ja against a bare node:http server and Next's server.js
+      mixed-load                   RSS, peak RSS and V8 heap under 60 % pages and 40 % random 404s
+      request-cost                 every kind of request a visitor can send, against a page, then a
+                                   flood of the most expensive
+      flood                        /ja at a fixed rate (vegeta) through floods of each kind crawlers
+                                   and scanners send, each after /ja alone; then the dearest kind
+                                   against a fresh server, the pod's memory throughout
+      js, lighthouse, trace, html  the pages in Chromium, each beside the floor (a hello world with
+                                   the same Next settings) and, for lighthouse and trace, each page's
+                                   static twin (its HTML and CSS, no scripts): JavaScript bytes by
+                                   the load event and 300 ms after it, Lighthouse (applied and
+                                   simulated throttling), the main thread's work before the largest
+                                   paint, the raw HTML
+      server-overhead              our entry against Next's server.js, and its memory growth
+      image                        the Docker image's size above its base, and its start to ready
+  --duration-s <s>                 wrk seconds per target and run (default 10)
+  --warmup-s <s>                   wrk warm-up seconds (default 2)
+  --rounds <n>                     alternating wrk rounds of throughput (default 2)
+  --ceiling-rounds <n>             rounds of ceiling (default 3)
+  --mixed-load-s <s>               seconds of mixed-load (default 180)
+  --cost-rounds <n>                rounds of request-cost (default 2)
+  --flood-s <s>                    seconds of request-cost's flood and of flood's dearest kind
+                                   (default 180)
+  --flood-page-rate <n>            flood: /ja's requests a second (default 1000)
+  --flood-rate <n>                 flood: each flood's requests a second (default 200)
+  --flood-kind-s <s>               flood: seconds of each kind's flood (default 60)
+  --flood-quiet-s <s>              flood: seconds of /ja alone before each kind (default 30)
+  --lighthouse-runs <n>            Lighthouse rounds, applied throttling, each of the pages, their
+                                   static twins and the floor (default 5)
+  --cls-runs <n>                   applied-throttling runs of each page for its layout stability, the
+                                   rounds above included (default 20)
+  --lighthouse-simulated-runs <n>  Lighthouse rounds, simulated throttling (default 3)
+  --trace-rounds <n>               trace rounds (default 5)
+  --rebuild                        rebuild unless .next is a production build of the current sources
+                                   (by default an existing build is reused)
+
+A partial run writes bench-results/summary-<stages>.json, so the full report in
+bench-results/summary.json is kept.`;
+
+const NUMBERS = /** @type {const} */ ({
+  'duration-s': 10,
+  'warmup-s': 2,
+  rounds: 2,
+  'ceiling-rounds': 3,
+  'mixed-load-s': 180,
+  'cost-rounds': 2,
+  'flood-s': 180,
+  'flood-page-rate': 1000,
+  'flood-rate': 200,
+  'flood-kind-s': 60,
+  'flood-quiet-s': 30,
+  'lighthouse-runs': 5,
+  'cls-runs': 20,
+  'lighthouse-simulated-runs': 3,
+  'trace-rounds': 5,
+});
+
+const { values } = parseCommand('bench', USAGE, () =>
+  parseArgs({
+    options: {
+      only: { type: 'string' },
+      rebuild: { type: 'boolean', default: false },
+      ...Object.fromEntries(Object.keys(NUMBERS).map((name) => [name, { type: /** @type {const} */ ('string') }])),
+      help: HELP,
+    },
+  }),
+);
+
+/**
+ * The whole positive number given as `--<name>`, at least `min`, or its default.
+ * @param {keyof typeof NUMBERS} name @param {number} [min]
+ */
+function number(name, min = 1) {
+  const raw = /** @type {Record<string, unknown>} */ (values)[name];
+  if (raw === undefined) return NUMBERS[name];
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !Number.isFinite(value) || value <= 0)
+    usageError('bench', USAGE, `--${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  return Math.max(min, Math.round(value));
+}
+
+/** The stages --only selects; null for a full run. */
 function selectedStages() {
-  const raw = (process.env.BENCH_ONLY ?? '').trim();
+  const raw = (values.only ?? '').trim();
   if (!raw) return null;
   const names = raw
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);
   const unknown = names.filter((name) => !STAGES.includes(name));
-  if (unknown.length || !names.length) {
-    throw new Error(`BENCH_ONLY=${JSON.stringify(raw)}: expected a comma-separated list of ${STAGES.join(', ')}`);
-  }
+  if (unknown.length || !names.length)
+    usageError('bench', USAGE, `--only ${JSON.stringify(raw)}: expected a comma-separated list of ${STAGES.join(', ')}`);
   return new Set(names);
 }
 
 async function main() {
-  const durationS = Math.max(1, Math.round(envNumber('BENCH_DURATION_S', 10)));
-  const warmupS = Math.max(1, Math.round(envNumber('BENCH_WARMUP_S', 2)));
-  const rounds = Math.max(1, Math.round(envNumber('BENCH_ROUNDS', 2)));
-  const ceilingRounds = Math.max(1, Math.round(envNumber('BENCH_CEILING_ROUNDS', 3)));
-  const mixedLoadS = Math.max(10, Math.round(envNumber('BENCH_MIXED_LOAD_S', 180)));
-  const costRounds = Math.max(1, Math.round(envNumber('BENCH_COST_ROUNDS', 2)));
-  const floodS = Math.max(10, Math.round(envNumber('BENCH_FLOOD_S', 180)));
-  const lighthouseRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_RUNS', 5)));
-  const clsRuns = Math.max(lighthouseRuns, Math.round(envNumber('BENCH_CLS_RUNS', 20)));
-  const simulatedRuns = Math.max(1, Math.round(envNumber('BENCH_LIGHTHOUSE_SIMULATED_RUNS', 3)));
-  const traceRounds = Math.max(1, Math.round(envNumber('BENCH_TRACE_ROUNDS', 5)));
+  const durationS = number('duration-s');
+  const warmupS = number('warmup-s');
+  const rounds = number('rounds');
+  const ceilingRounds = number('ceiling-rounds');
+  const mixedLoadS = number('mixed-load-s', 10);
+  const costRounds = number('cost-rounds');
+  const floodS = number('flood-s', 10);
+  const floodPageRate = number('flood-page-rate');
+  const floodRate = number('flood-rate');
+  const floodKindS = number('flood-kind-s', 5);
+  const floodQuietS = number('flood-quiet-s', 5);
+  const lighthouseRuns = number('lighthouse-runs');
+  const clsRuns = Math.max(lighthouseRuns, number('cls-runs'));
+  const simulatedRuns = number('lighthouse-simulated-runs');
+  const traceRounds = number('trace-rounds');
   const only = selectedStages();
   const runs = (/** @type {string} */ name) => !only || only.has(name);
-  log(`Meridian benchmark: wrk duration ${durationS} s per target (set BENCH_DURATION_S to change), ${rounds} rounds.`);
-  if (only) log(`BENCH_ONLY: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
+  log(`Meridian benchmark: wrk duration ${durationS} s per target (--duration-s), ${rounds} rounds.`);
+  if (only) log(`--only: running ${[...only].join(', ')}; skipping ${STAGES.filter((s) => !runs(s)).join(', ') || 'nothing'}.`);
 
   const pageStages = PAGE_STAGES.some(runs);
   heading('Tools');
   ensureTools({ browser: pageStages });
-  const build = ensureBuild();
+  const build = ensureBuild({ rebuild: values.rebuild });
   if (pageStages) ensureFloorBuild();
 
   const port = await freePort();
@@ -113,7 +195,7 @@ async function main() {
     process.once(signal, () => {
       interrupted = true;
       log(`\n${signal}: stopping wrk and the app server`);
-      killChildren();
+      stopRunning();
       killBenchServers();
       stopApp().finally(() => process.exit(130));
     });
@@ -132,6 +214,7 @@ async function main() {
     ceiling: null,
     mixedLoad: null,
     requestCost: null,
+    flood: null,
     js: null,
     lighthouseApplied: null,
     lighthouseSimulated: null,
@@ -224,6 +307,11 @@ async function main() {
   if (runs('mixed-load')) await stage('mixedLoad', 'mixed load', () => measureMixedLoad({ durationS: mixedLoadS }));
   if (runs('request-cost')) {
     await stage('requestCost', 'request cost', () => measureRequestCost({ durationS, warmupS, rounds: costRounds, floodS }));
+  }
+  if (runs('flood')) {
+    await stage('flood', 'floods', () =>
+      measureFloods({ pageRate: floodPageRate, floodRate, kindS: floodKindS, quietS: floodQuietS, floodS }),
+    );
   }
   if (runs('server-overhead')) {
     await stage('serverOverhead', 'server overhead', () => measureServerOverhead({ durationS, warmupS }));

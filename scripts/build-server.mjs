@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { buildRevision } from '../src/build/build-identity.mjs';
 import { trimInlinePageData } from '../src/build/inline-page-data.mjs';
@@ -13,6 +14,16 @@ import { asciiComments } from '../src/build/one-byte-source.mjs';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
+
+// The commands' style (tools/lib/cli.mjs), written out: the build imports nothing of tools/.
+const USAGE = `Usage: node scripts/build-server.mjs (the second half of npm run build)
+
+Compiles src/server/main.ts into .next/standalone/meridian-server.cjs, and puts beside it the
+static assets, public/, locales/, the build's identity and its build files.`;
+if (parseArgs({ options: { help: { type: 'boolean', short: 'h' } } }).values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 /** The id next.config.js gave this build (Next's deploymentId), as Next recorded it. */
 function builtDeploymentId() {
@@ -35,9 +46,12 @@ if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
 }
 
+// Two entries: the serving process, and the renderer it starts (Next's handler, in a process of its own).
+const ENTRIES = { 'meridian-server': 'src/server/main.ts', 'meridian-renderer': 'src/server/rendering/renderer-main.ts' };
 await build({
-  entryPoints: [path.join(ROOT, 'src/server/main.ts')],
-  outfile: path.join(STANDALONE, 'meridian-server.cjs'),
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, path.join(ROOT, source)])),
+  outdir: STANDALONE,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -49,11 +63,15 @@ await build({
   logLevel: 'warning',
 });
 // One character past ASCII in a comment would double the heap the entry's source takes (one-byte-source.mjs).
-const entry = path.join(STANDALONE, 'meridian-server.cjs');
-const oneByte = asciiComments(readFileSync(entry, 'utf8'));
-writeFileSync(entry, oneByte.source);
-if (oneByte.untouched)
-  console.warn(`build-server: the entry keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`);
+for (const name of Object.keys(ENTRIES)) {
+  const entry = path.join(STANDALONE, `${name}.cjs`);
+  const oneByte = asciiComments(readFileSync(entry, 'utf8'));
+  writeFileSync(entry, oneByte.source);
+  if (oneByte.untouched)
+    console.warn(
+      `build-server: ${name}.cjs keeps a non-ASCII character in code (${oneByte.untouched}); V8 holds it as two bytes a character`,
+    );
+}
 
 /** @type {[from: string, to: string][]} */
 const copies = [
@@ -141,7 +159,7 @@ writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(info, 
 await writeBuildFiles(info);
 
 console.log(
-  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, build-info.json, builds/, ` +
+  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, meridian-renderer.cjs, build-info.json, builds/, ` +
     `static files (${compressed} with brotli copies), public/ and locales/; ${trimmedBytes} bytes of inline page data ` +
     'trimmed from the prerendered pages',
 );

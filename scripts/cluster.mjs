@@ -5,6 +5,8 @@
 // `eval "$(npm run --silent cluster:up)"` sets KUBECONFIG and puts kubectl, helm and
 // kubectl's Argo Rollouts plugin (`kubectl argo rollouts`) on PATH.
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
 import { kubernetesClientsDir } from '../tools/kubernetes-clients.mjs';
 import { clusterRunning, clusterUp } from '../tools/cluster/bring-up.mjs';
 import { builtBinary, ensureBinaries } from '../tools/cluster-binaries.mjs';
@@ -13,7 +15,12 @@ import { PATHS } from '../tools/cluster/layout.mjs';
 import { clusterDown } from '../tools/cluster/teardown.mjs';
 
 const log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`);
-const USAGE = 'usage: node scripts/cluster.mjs up | down | image <image>...';
+const USAGE = `Usage: npm run cluster:up | cluster:down | cluster:image -- <image>...
+
+  up      starts the local cluster, or reuses the running one, and prints shell exports for
+          eval: eval "$(npm run --silent cluster:up)" sets KUBECONFIG and PATH
+  down    stops it and removes everything it made; harmless when none runs
+  image   copies local Docker images into the cluster's containerd`;
 
 /** @param {string[]} args */
 async function main([command, ...rest]) {
@@ -29,18 +36,19 @@ async function main([command, ...rest]) {
       return;
     case 'image': {
       const [image, ...moreImages] = rest;
-      if (image === undefined) throw new Error(`cluster: name at least one local Docker image; ${USAGE}`);
+      if (image === undefined) throw new Error(`cluster: name at least one local Docker image; usage: npm run cluster:image -- <image>...`);
       if (!(await clusterRunning())) throw new Error('cluster: no cluster is running; start one with `npm run cluster:up`');
       await importDockerImages(ensureBinaries(log), [image, ...moreImages]);
       log(`cluster: imported ${rest.join(', ')}`);
       return;
     }
     default:
-      throw new Error(`cluster: unknown command ${JSON.stringify(command ?? '')}; ${USAGE}`);
+      usageError('cluster', USAGE, `unknown command ${JSON.stringify(command ?? '')}`);
   }
 }
 
-main(process.argv.slice(2)).catch((error) => {
+const { positionals } = parseCommand('cluster', USAGE, () => parseArgs({ options: { help: HELP }, allowPositionals: true }));
+main(positionals).catch((error) => {
   log(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -3,7 +3,6 @@
 // (fault → alert → fired after → notified → resolved after) and writes it, with a picture
 // of the timeline, to gameday-report/. Exits 1 unless every fault fired, was notified and
 // resolved without noise. Cleans up after itself, even on Ctrl-C (SIGINT) or SIGTERM.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAppImages, CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../tools/cluster/app-images.mjs';
@@ -12,6 +11,8 @@ import { clusterAccess } from '../tools/gameday/cluster-access.mjs';
 import { formatTable, noise, reportRows, writeReport } from '../tools/gameday/report.mjs';
 import { startGameday } from '../tools/gameday/run.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
+import { runSync, succeeds } from '../tools/lib/command.mjs';
 
 const USAGE = `Usage: npm run gameday -- [options]
 
@@ -41,39 +42,17 @@ const OPTIONS = /** @type {const} */ ({
   'otlp-endpoint': { type: 'string' },
   'runbook-base-url': { type: 'string' },
   values: { type: 'string', multiple: true, default: /** @type {string[]} */ ([]) },
-  help: { type: 'boolean', default: false },
+  help: HELP,
 });
 
-/** @param {unknown} error @returns {never} */
-function usageError(error) {
-  console.error(`gameday: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
-  process.exit(2);
-}
-
-const { values: options } = (() => {
-  try {
-    return parseArgs({
-      options: OPTIONS,
-    });
-  } catch (error) {
-    return usageError(error);
-  }
-})();
-
-if (options.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values: options } = parseCommand('gameday', USAGE, () => parseArgs({ options: OPTIONS }));
 
 const log = (/** @type {string} */ line) => console.log(line);
 const access = clusterAccess();
 await ensureDockerEngine();
 let image = options.image;
 if (!image) {
-  if (!access.local) {
-    console.error(`gameday: --image is needed for the cluster of ${access.kubeconfig}: a build its nodes can pull\n\n${USAGE}`);
-    process.exit(2);
-  }
+  if (!access.local) usageError('gameday', USAGE, `--image is needed for the cluster of ${access.kubeconfig}: a build its nodes can pull`);
   [image] = await buildAppImages([CLUSTER_BUILDS.a], log);
 }
 
@@ -93,9 +72,8 @@ const gameday = startGameday({
 let interrupted = false;
 /** Signals what we started (helm, kubectl, docker) and waits for them to exit, at most 10 s. @param {string} signal */
 function stopChildren(signal) {
-  spawnSync('pkill', ['--signal', signal, '--parent', String(process.pid)]);
-  for (let waited = 0; waited < 100 && spawnSync('pgrep', ['--parent', String(process.pid)]).status === 0; waited += 1)
-    spawnSync('sleep', ['0.1']);
+  runSync('pkill', ['--signal', signal, '--parent', String(process.pid)], { check: false });
+  for (let waited = 0; waited < 100 && succeeds('pgrep', ['--parent', String(process.pid)]); waited += 1) runSync('sleep', ['0.1']);
 }
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {

@@ -3,14 +3,22 @@
 // The base is NODE_IMAGE, by default the Dockerfile's (the official Node LTS slim
 // image); when it is neither here nor pullable (no registry reachable), the local
 // base that docker/node-base.mjs makes stands in.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { ensureNodeBase } from '../docker/node-base.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
+import { HELP, parseCommand } from '../tools/lib/cli.mjs';
 import { buildRevision, resolveBuildId } from '../src/build/build-identity.mjs';
-import { run, succeeds } from '../tools/lib/command.mjs';
+import { run, runSync, succeeds } from '../tools/lib/command.mjs';
 import { engineAnswers } from '../tools/docker-engine.mjs';
+
+const USAGE = `Usage: [BUILD_ID=<id>] [NODE_IMAGE=<image>] npm run image
+
+Builds the Docker image meridian:<BUILD_ID> from the Dockerfile. BUILD_ID: the build's identity
+(default: the short commit). NODE_IMAGE: the base (default: the Dockerfile's); when it is neither
+here nor pullable, the local base of docker/node-base.mjs stands in.`;
+parseCommand('image', USAGE, () => parseArgs({ options: { help: HELP } }));
 
 /** The Dockerfile's own default, so the two never disagree. */
 function defaultNodeImage() {
@@ -41,11 +49,7 @@ async function usableNodeImage(wanted) {
 /** The repository's address for the source label, without any credentials in it. */
 function sourceUrl() {
   try {
-    const remote = execFileSync('git', ['remote', 'get-url', 'origin'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const remote = runSync('git', ['remote', 'get-url', 'origin'], { cwd: ROOT }).stdout;
     return remote.trim().replace(/\/\/[^/@]*@/, '//');
   } catch {
     return '';

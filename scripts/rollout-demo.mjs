@@ -11,6 +11,8 @@
 // draw the share of answers per build, each analysis and its verdict, and the tabs' moves.
 // Exits 1 unless B was promoted with no failed request.
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
 import { CLUSTER_BUILDS } from '../tools/cluster/app-images.mjs';
 import { ROOT } from '../tools/lib/app-server.mjs';
 import { ensureTestBuilds, TEST_BUILDS } from '../tools/lib/builds.mjs';
@@ -21,11 +23,21 @@ import { writeRolloutReport } from '../tools/rollout/report.mjs';
 import { ensureRolloutTools, runRollout } from '../tools/rollout/scenario.mjs';
 import { trafficTotals } from '../tools/rollout/traffic-totals.mjs';
 
+const USAGE = `Usage: npm run rollout:demo [-- --cluster [--canary]]
+
+  (no flag)   two builds behind haproxy under load, replaced one by one, drawn into rollout-report/
+  --cluster   a helm upgrade from A to B on the local Kubernetes, drawn the same way
+  --canary    with --cluster: a canary release of B judged by Argo Rollouts, drawn into
+              rollout-report/canary.svg; exits 1 unless B was promoted with no failed request`;
+const { values } = parseCommand('rollout:demo', USAGE, () =>
+  parseArgs({ options: { cluster: { type: 'boolean' }, canary: { type: 'boolean' }, help: HELP } }),
+);
+
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const log = (/** @type {string} */ line) => console.log(line);
 
-if (process.argv.includes('--canary')) {
-  if (!process.argv.includes('--cluster')) throw new Error('rollout:demo --canary runs on the cluster: add --cluster');
+if (values.canary) {
+  if (!values.cluster) usageError('rollout:demo', USAGE, '--canary runs on the cluster: add --cluster');
   const result = await runCanaryDemo(log);
   const files = writeCanaryReport(result, REPORT_DIR);
   const totals = trafficTotals(result.traffic);
@@ -54,7 +66,7 @@ if (process.argv.includes('--canary')) {
 }
 ensureRolloutTools();
 let result;
-if (process.argv.includes('--cluster')) {
+if (values.cluster) {
   result = await runClusterDemo(log);
 } else {
   ensureTestBuilds();

@@ -3,7 +3,6 @@
 // `~/.cache/meridian/<tool>/<version>-<hash>`: the hash covers what shapes the binaries
 // (the Go version, the link flags, the packages and tags, the module's files), so a
 // build happens only when its pin moves, and moving one pin rebuilds only its tool.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -20,6 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
+import { onPath, runSync } from './lib/command.mjs';
 import { cacheDir, moduleVersion, PINS } from './pins.mjs';
 
 /** @typedef {import('./pins.mjs').Tool} Tool */
@@ -119,6 +119,11 @@ const BUILDS = {
       return stamp('github.com/jaegertracing/jaeger/internal/version', { latestVersion: `v${PINS.jaeger.version}` });
     },
   },
+  vegeta: {
+    packages: ['github.com/tsenart/vegeta/v12'],
+    tags: [],
+    ldflags: () => stamp('main', { Version: checkedModuleVersion(PINS.vegeta) }),
+  },
   'argo-rollouts': {
     packages: ['rollouts-controller', 'kubectl-argo-rollouts'].map((name) => `github.com/argoproj/argo-rollouts/cmd/${name}`),
     tags: [],
@@ -150,8 +155,8 @@ export function binaryName(pkg) {
 }
 
 function goVersion() {
-  const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
-  if (result.status !== 0) {
+  const result = onPath('go') ? runSync('go', ['env', 'GOVERSION'], { check: false }) : null;
+  if (result?.exitCode !== 0) {
     throw new Error(
       'cluster: Go is needed to build Kubernetes and Prometheus once per machine (1.26.7 or newer, the newest of tools/*/go.mod); `go` was not found',
     );
@@ -203,11 +208,11 @@ const GO_ENV = { ...process.env, CGO_ENABLED: '0', GOFLAGS: '-mod=readonly', GOS
 function placeholderArgs(dir, build, work) {
   if (!build.placeholders) return [];
   const { module, files } = build.placeholders;
-  const download = execFileSync('go', ['mod', 'download', '-json', module], { cwd: dir, encoding: 'utf8', env: GO_ENV });
+  const download = runSync('go', ['mod', 'download', '-json', module], { cwd: dir, env: GO_ENV }).stdout;
   const copy = path.join(work, 'module');
   // The module cache's files are read-only; the copy takes the placeholders.
-  execFileSync('cp', ['-R', JSON.parse(download).Dir, copy]);
-  execFileSync('chmod', ['-R', 'u+w', copy]);
+  runSync('cp', ['-R', JSON.parse(download).Dir, copy]);
+  runSync('chmod', ['-R', 'u+w', copy]);
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     writeFileSync(path.join(copy, file), content);
@@ -222,7 +227,7 @@ function placeholderArgs(dir, build, work) {
 function goBuild(dir, outDir, build) {
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-go-build-'));
   try {
-    execFileSync(
+    runSync(
       'go',
       [
         'build',
@@ -236,7 +241,7 @@ function goBuild(dir, outDir, build) {
         ...build.packages,
       ],
       // Go's progress on stderr: stdout belongs to whoever reads ours (cluster:up's exports).
-      { cwd: dir, stdio: ['ignore', 2, 2], env: GO_ENV },
+      { cwd: dir, echo: true, env: GO_ENV },
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

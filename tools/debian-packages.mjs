@@ -1,8 +1,8 @@
 // Installs the Debian packages the tests and benchmarks drive, when they are missing.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runSync } from './lib/command.mjs';
 import { PINS } from './pins.mjs';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -18,9 +18,37 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * Every Debian package the suites, benches and commands install when missing, and what drives
+ * it: nothing else is installed on the host (the suite's last test checks the package set).
+ * The pinned ones (runc, the CNI plugins) are in tools/pins.mjs.
+ */
+export const DEBIAN_PACKAGES = {
+  chromium: "the end-to-end tests, the rollout demo and the bench: the visitors' browser",
+  'fonts-noto-cjk': 'Chromium: the zh-CN and ja pages as visitors see them',
+  prometheus: 'promtool, and the Prometheus of the integration and rollout tests',
+  haproxy: 'the load balancer of the integration and rollout tests and the rollout demo',
+  wrk: 'the load generator of the bench',
+  'docker.io': 'the Docker engine of the deployment and cluster tests',
+  'docker-compose': 'the compose stack, where no Compose v2 plugin is installed',
+  debootstrap: 'the local Node base image (docker/node-base.mjs)',
+  iptables: "the local cluster's node network and kube-proxy",
+  ipset: "the local cluster's network policies (kube-router)",
+  openssl: "the local cluster's PKI",
+  unzip: 'helm and kubectl, unpacked from their npm package',
+};
+
+/** @typedef {keyof typeof DEBIAN_PACKAGES} DebianPackage */
+
+/** The names of the packages that may be installed: DEBIAN_PACKAGES and the pinned ones. */
+export function installablePackages() {
+  const pinned = Object.values(PINS).flatMap((pin) => ('debian' in pin.from ? [pin.from.debian.name] : []));
+  return [...Object.keys(DEBIAN_PACKAGES), ...pinned];
+}
+
 /** @param {string} name */
 function packageInstalled(name) {
-  return spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout.includes('install ok installed');
+  return runSync('dpkg-query', ['-W', '-f=${Status}', name], { check: false }).stdout.includes('install ok installed');
 }
 
 /**
@@ -28,8 +56,8 @@ function packageInstalled(name) {
  * @param {string} name
  */
 export function upstreamVersion(name) {
-  const { stdout, status } = spawnSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' });
-  if (status !== 0 || !stdout) return null;
+  const { stdout, exitCode } = runSync('dpkg-query', ['-W', '-f=${Version}', name], { check: false });
+  if (exitCode !== 0 || !stdout) return null;
   return stdout.replace(/^\d+:/, '').replace(/[-+~].*$/, '');
 }
 
@@ -44,14 +72,17 @@ const APT_LOCK = path.join(tmpdir(), 'meridian-apt.lock');
  * @param {NodeJS.ProcessEnv} env
  */
 function aptGet(args, env) {
-  execFileSync('flock', [APT_LOCK, 'apt-get', ...args], { stdio: ['ignore', 2, 2], env });
+  runSync('flock', [APT_LOCK, 'apt-get', ...args], { env, echo: true });
 }
 
 /**
  * Installs the named Debian packages that are not installed yet; returns those it installed.
- * @param {string[]} packages
+ * @param {string[]} packages names from DEBIAN_PACKAGES or pinned in tools/pins.mjs
  */
 export function ensureDebianPackages(packages) {
+  const unlisted = packages.filter((name) => !installablePackages().includes(name));
+  if (unlisted.length)
+    throw new Error(`debian-packages: ${unlisted.join(', ')} not listed in DEBIAN_PACKAGES; list it there, with what needs it`);
   const missing = packages.filter((name) => !packageInstalled(name));
   if (missing.length === 0) return [];
   process.stderr.write(`\n>>> installing Debian packages: ${missing.join(', ')}\n\n`);

@@ -1,12 +1,12 @@
 // A Docker engine and Compose for the Docker tests. CI runs on a fresh machine
 // where nothing can be installed by hand, so the tests install Debian's
 // docker.io and start dockerd themselves when no engine answers.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { succeeds } from './lib/command.mjs';
+import { runSync, succeeds } from './lib/command.mjs';
 import { insideTestBlock } from './lib/test-network.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
 import { exitAsFailure, waitFor } from './lib/wait.mjs';
@@ -27,9 +27,7 @@ export const DOCKERD_NETWORK_ARGS = ['--bip=198.19.0.1/24', '--default-address-p
 
 /** The subnets of the engine's default bridge network, as `docker network inspect` gives them. */
 export function bridgeSubnets() {
-  const out = execFileSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}'], {
-    encoding: 'utf8',
-  });
+  const { stdout: out } = runSync('docker', ['network', 'inspect', 'bridge', '--format', '{{range .IPAM.Config}}{{.Subnet}} {{end}}']);
   return out.trim().split(/\s+/).filter(Boolean);
 }
 

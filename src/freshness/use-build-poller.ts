@@ -1,19 +1,27 @@
 import { useEffect } from 'react';
 import { DEFAULT_BUILD_POLL_INTERVAL_MS, POLL_INTERVAL_HEADER } from '@/shared/build-poll';
 import { LATEST_BUILD_PATH } from '@/shared/site-paths';
-import { flushTelemetry, reportTelemetry } from '@/shared/telemetry-client';
+import { PAGE_VIEW_TOKEN_HEADER } from '@/shared/page-view-token';
+import { flushTelemetry, pageViewToken, renewPageViewToken, reportTelemetry } from '@/shared/telemetry-client';
 import { AFTER_IDLE_DELAY_MS, afterIdle } from './after-idle';
 import { startBuildPoller, parseLatestBuild, PollError } from './build-poller';
 import { CURRENT_BUILD_ID } from '@/shared/current-build';
 import { loadNavigationsInFull } from './full-load-navigation';
 
+/** One poll, which also has the page's token renewed, so a tab left open keeps reporting. */
 async function fetchLatest() {
+  const token = pageViewToken();
   let response: Response;
   try {
-    response = await fetch(`${LATEST_BUILD_PATH}?${Date.now()}`, { cache: 'no-store' });
+    response = await fetch(`${LATEST_BUILD_PATH}?${Date.now()}`, {
+      cache: 'no-store',
+      headers: token === undefined ? undefined : { [PAGE_VIEW_TOKEN_HEADER]: token },
+    });
   } catch {
     throw new PollError(0);
   }
+  const renewed = response.headers.get(PAGE_VIEW_TOKEN_HEADER);
+  if (renewed) renewPageViewToken(renewed);
   if (!response.ok) throw new PollError(response.status);
   const body: unknown = await response.json().catch(() => null);
   return parseLatestBuild(body, response.headers.get(POLL_INTERVAL_HEADER));

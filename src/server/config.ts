@@ -9,13 +9,14 @@ import type { ServerConfigVariable } from './config-variables.mjs';
  * start-up, validated and frozen. Nothing else in src/server reads `process.env`
  * (the OpenTelemetry SDK reads its own standard OTEL_* variables).
  */
-const integer = (min: number, max: number, fallback: number) =>
+const boundedInteger = (min: number, max: number) =>
   z.coerce
     .number({ error: `expected an integer from ${min} to ${max}` })
     .int({ error: `expected an integer from ${min} to ${max}` })
     .min(min, { error: `expected an integer from ${min} to ${max}` })
-    .max(max, { error: `expected an integer from ${min} to ${max}` })
-    .default(fallback);
+    .max(max, { error: `expected an integer from ${min} to ${max}` });
+
+const integer = (min: number, max: number, fallback: number) => boundedInteger(min, max).default(fallback);
 
 const flag = (fallback: boolean) =>
   z
@@ -85,6 +86,37 @@ const serviceUrl = z
   })
   .optional();
 
+/** Page-view token keys: at least this long, so they cannot be guessed. */
+const MIN_TOKEN_KEY_LENGTH = 32;
+
+/**
+ * The secrets page-view tokens are signed with (serving/telemetry/page-view-tokens.ts):
+ * comma-separated, the first signs and every one verifies, so a key is rotated by putting the
+ * new one first and dropping the old one a token lifetime after every pod has the new list.
+ */
+const tokenKeys = z
+  .string()
+  .transform((value, ctx) => {
+    const keys = value.split(',').map((key) => key.trim());
+    if (keys.length > 4 || keys.some((key) => key.length < MIN_TOKEN_KEY_LENGTH || /\s/.test(key))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected 1 to 4 comma-separated keys of at least ${MIN_TOKEN_KEY_LENGTH} characters without spaces`,
+      });
+      return z.NEVER;
+    }
+    return Object.freeze(keys);
+  })
+  .optional();
+
+/** Variables whose values are never printed. */
+const SECRETS: ReadonlySet<string> = new Set(['TELEMETRY_TOKEN_KEYS']);
+
+/** Page-view tokens live 30 minutes by default, and at least three poll intervals, so open tabs renew theirs in time. */
+const DEFAULT_TOKEN_TTL_MS = 1_800_000;
+/** A minute to a week. */
+const TOKEN_TTL_BOUNDS_MS = { min: 60_000, max: 604_800_000 };
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const schema = z.object({
@@ -100,7 +132,15 @@ const schema = z.object({
   TRUST_PROXY: trustProxy,
   HSTS: flag(false),
   TELEMETRY_RATE_LIMIT_PER_MINUTE: integer(1, 100_000, 60),
+  TELEMETRY_TOKEN_KEYS: tokenKeys,
+  TELEMETRY_TOKEN_TTL_MS: boundedInteger(TOKEN_TTL_BOUNDS_MS.min, TOKEN_TTL_BOUNDS_MS.max).optional(),
+  POD_IP: z
+    .string()
+    .refine((value) => isIP(value) !== 0, { error: 'expected an IPv4 or IPv6 address (the pod’s status.podIP)' })
+    .optional(),
   BUILD_POLL_INTERVAL_MS: integer(BUILD_POLL_INTERVAL_BOUNDS_MS.min, BUILD_POLL_INTERVAL_BOUNDS_MS.max, DEFAULT_BUILD_POLL_INTERVAL_MS),
+  RENDER_CONCURRENCY: integer(1, 64, 4),
+  RENDER_QUEUE: integer(0, 10_000, 16),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
@@ -125,8 +165,22 @@ export interface ServerConfig {
   readonly trustProxy: TrustProxy;
   readonly hsts: boolean;
   readonly telemetryRateLimitPerMinute: number;
+  /**
+   * The keys page-view tokens are signed and verified with, the first signing; null when unset,
+   * and the server then makes one of its own, which no other process shares.
+   */
+  readonly telemetryTokenKeys: readonly string[] | null;
+  /** How long a page-view token is accepted after it was issued or renewed. */
+  readonly telemetryTokenTtlMs: number;
+  /**
+   * This pod's address, where the other pods of its release reach it (Kubernetes' status.podIP):
+   * its page-view tokens name it, so each page view's reports are counted by one pod. Null elsewhere.
+   */
+  readonly podIp: string | null;
   /** How often open tabs ask for builds/latest.json (they add ±10% jitter). */
   readonly buildPollIntervalMs: number;
+  /** What Next renders at once, in the renderer's process, and how many more may wait; beyond, 503 (src/server/rendering/). */
+  readonly render: { readonly concurrency: number; readonly queue: number };
   /**
    * During canary releases: the origins of the Services that reach only the stable build's
    * pods and only the canary's (serving/builds/release-view.ts). Null outside them.
@@ -149,7 +203,9 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
-    const shown = JSON.stringify(String(env[variable] ?? '').slice(0, 100));
+    const value = String(env[variable] ?? '');
+    // A secret stays out of the log, even a wrong one: it may be a real key in the wrong place.
+    const shown = SECRETS.has(variable) ? `(hidden, ${value.length} characters)` : JSON.stringify(value.slice(0, 100));
     throw new ConfigError(`config: ${variable}=${shown} is invalid: ${issue?.message ?? 'unexpected value'}`);
   }
   const values = parsed.data;
@@ -159,6 +215,13 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
   if (Boolean(values.STABLE_SERVICE_URL) !== Boolean(values.CANARY_SERVICE_URL)) {
     const missing = values.STABLE_SERVICE_URL ? 'CANARY_SERVICE_URL' : 'STABLE_SERVICE_URL';
     throw new ConfigError(`config: ${missing} is unset: STABLE_SERVICE_URL and CANARY_SERVICE_URL are set together, or neither`);
+  }
+  const minimumTtl = 2 * values.BUILD_POLL_INTERVAL_MS;
+  const tokenTtl = values.TELEMETRY_TOKEN_TTL_MS ?? Math.max(DEFAULT_TOKEN_TTL_MS, 3 * values.BUILD_POLL_INTERVAL_MS);
+  if (tokenTtl < minimumTtl) {
+    throw new ConfigError(
+      `config: TELEMETRY_TOKEN_TTL_MS=${tokenTtl} must be at least twice BUILD_POLL_INTERVAL_MS=${values.BUILD_POLL_INTERVAL_MS}, so open tabs renew their page-view tokens before they expire`,
+    );
   }
   const releaseServices =
     values.STABLE_SERVICE_URL && values.CANARY_SERVICE_URL
@@ -177,7 +240,11 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     trustProxy: values.TRUST_PROXY,
     hsts: values.HSTS,
     telemetryRateLimitPerMinute: values.TELEMETRY_RATE_LIMIT_PER_MINUTE,
+    telemetryTokenKeys: values.TELEMETRY_TOKEN_KEYS ?? null,
+    telemetryTokenTtlMs: tokenTtl,
+    podIp: values.POD_IP ?? null,
     buildPollIntervalMs: values.BUILD_POLL_INTERVAL_MS,
+    render: Object.freeze({ concurrency: values.RENDER_CONCURRENCY, queue: values.RENDER_QUEUE }),
     releaseServices,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),

@@ -16,7 +16,7 @@ import { createCrawlerFiles } from './serving/crawlers/serve-crawler-files';
 import type { NotFoundPages } from './serving/not-found/serve-not-found';
 import { createMetricsServer } from './metrics-server';
 import { routeConsoleToLogger } from './observability/console-to-logger';
-import { createLogger } from './observability/logger';
+import { bufferedStdout, createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/not-found/not-found-templates';
@@ -24,11 +24,16 @@ import { loadPageRoutes } from './serving/not-found/page-routes';
 import { loadPrerenderedPages } from './serving/pages/prerendered-pages';
 import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
-import { loadNext, requireFromStandalone, type PreparedNext } from './serving/next/next-app';
-import { cacheBusting } from './serving/next/next-adapter';
+import { requireFromStandalone } from './serving/next/next-app';
+import { cacheBusting, routerStateCheck } from './serving/next/next-adapter';
+import { createRenderer } from './rendering/renderer';
+import { superviseRenderer } from './rendering/renderer-process';
 import { loadRouterPayloads } from './serving/router-payloads/router-payloads';
-import { createRateLimiter } from './serving/telemetry/rate-limit';
+import { createTelemetryServices } from './serving/telemetry/telemetry-services';
 import { installFatalHandlers, installShutdown } from './shutdown';
+
+/** The renderer's entry, compiled beside ours by scripts/build-server.mjs. */
+const RENDERER_ENTRY = 'meridian-renderer.cjs';
 
 function listen(server: Server, port: number, hostname: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -47,7 +52,8 @@ async function main(config: ServerConfig): Promise<void> {
   // Before Next is loaded, so its spans join ours.
   const tracing = startTracing(config);
   const build = readBuildInfo(dir);
-  const logger = createLogger(config, { service: config.tracing.serviceName, build_id: build.buildId });
+  const logDestination = bufferedStdout();
+  const logger = createLogger(config, { service: config.tracing.serviceName, build_id: build.buildId }, logDestination);
   const exit = (code: number) => process.exit(code);
   installFatalHandlers(logger, exit);
   routeConsoleToLogger(logger);
@@ -66,7 +72,6 @@ async function main(config: ServerConfig): Promise<void> {
   // The proxy inside Next believes the routing decisions handed over with this key only.
   const routeHandoverKey = randomBytes(18).toString('base64url');
   installRouteHandoverKey(routeHandoverKey);
-  let preparedNext: PreparedNext | null = null;
   const pages = loadPrerenderedPages(dir);
   if (!build.siteUrl) {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
@@ -85,6 +90,22 @@ async function main(config: ServerConfig): Promise<void> {
     : null;
   void release?.refresh();
   const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);
+  const telemetry = createTelemetryServices(config, build.siteUrl);
+  if (telemetry.ownKey) {
+    logger.warn(
+      { telemetry_token_keys: false },
+      'TELEMETRY_TOKEN_KEYS is unset: page-view tokens are signed with a key of this process only, so beacons reaching another replica are refused',
+    );
+  }
+  // Next renders in a process of its own, so no render holds the thread that answers from memory.
+  const rendererProcess = superviseRenderer({
+    entry: path.join(dir, RENDERER_ENTRY),
+    routeHandoverKey,
+    logger,
+    logDestination,
+    metrics,
+  });
+  const requireFromBuild = requireFromStandalone(dir);
   const publicServer = createPublicServer(
     config,
     createRequestListener({
@@ -95,16 +116,17 @@ async function main(config: ServerConfig): Promise<void> {
       metrics,
       pages,
       routerPayloads: loadRouterPayloads(dir, build.buildId),
-      cacheBusting: cacheBusting(requireFromStandalone(dir)),
+      cacheBusting: cacheBusting(requireFromBuild),
       crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
       peerFiles:
         release && releaseServices ? createPeerFiles({ selfId: build.buildId, services: releaseServices, release, metrics }) : null,
       readiness,
-      limiter: createRateLimiter({ limit: config.telemetryRateLimitPerMinute, windowMs: 60_000 }),
+      telemetry,
       notFoundPages,
-      next: () => preparedNext,
+      renderer: createRenderer(rendererProcess, config.render, metrics),
+      routerStateIsValid: routerStateCheck(requireFromBuild),
       routeHandoverKey,
     }),
     { metrics, logger },
@@ -112,11 +134,11 @@ async function main(config: ServerConfig): Promise<void> {
   const metricsServer = createMetricsServer(metrics.registry);
   await listen(publicServer, config.port, config.hostname);
   await listen(metricsServer, config.metricsPort, config.hostname);
-  installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, exit });
+  installShutdown({ config, publicServer, metricsServer, readiness, logger, tracing, renderer: rendererProcess, exit });
 
-  const next = await loadNext({ dir, port: config.port });
-  notFoundPages.templates = await renderNotFoundTemplates(next.handle, { publicPort: config.port, logger });
-  preparedNext = next;
+  const rendererPort = await rendererProcess.started;
+  notFoundPages.templates = await renderNotFoundTemplates(rendererPort, { publicPort: config.port, logger });
+  rendererProcess.lowerPriority();
   readiness.nextReady = true;
   logger.info(
     {
@@ -126,6 +148,9 @@ async function main(config: ServerConfig): Promise<void> {
       port: config.port,
       metrics_port: config.metricsPort,
       tracing: config.tracing.enabled,
+      renderer_pid: rendererProcess.pid(),
+      render_concurrency: config.render.concurrency,
+      render_queue: config.render.queue,
       not_found_templates: [...notFoundPages.templates.keys()],
     },
     'Meridian ready',

@@ -7,6 +7,7 @@ export function createMetricsServer(registry: Registry): Server {
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
       res.end('Not Found\n');
       return;
     }
@@ -19,6 +20,7 @@ export function createMetricsServer(registry: Registry): Server {
       })
       .catch(() => {
         res.statusCode = 500;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
         res.end('metrics unavailable\n');
       });
   });

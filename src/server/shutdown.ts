@@ -4,6 +4,7 @@ import { flushAccessLines } from './observability/access-log';
 import type { ServerConfig } from './config';
 import type { Readiness } from './serving/health/health';
 import type { Tracing } from './observability/tracing';
+import type { RendererProcess } from './rendering/renderer-process';
 
 interface ShutdownParts {
   config: Pick<ServerConfig, 'shutdownDelayMs' | 'shutdownTimeoutMs'>;
@@ -12,9 +13,12 @@ interface ShutdownParts {
   readiness: Readiness;
   logger: Logger;
   tracing: Tracing | null;
+  renderer: Pick<RendererProcess, 'stop'>;
   exit: (code: number) => void;
 }
 
+/** How long the renderer gets to flush its traces and logs once its last render is answered. */
+const RENDERER_STOP_MS = 5000;
 /** How often to close keep-alive connections that went idle since the last look. */
 const IDLE_SWEEP_MS = 250;
 
@@ -47,13 +51,14 @@ export function flushAndExit(logger: Logger, exit: (code: number) => void, code:
  * (https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#hook-handler-execution):
  * 1. /readyz answers 503 at once, and responses ask clients to close their connection;
  * 2. serving goes on for SHUTDOWN_DELAY_MS, while the load balancer notices and stops sending;
- * 3. no new connections; idle keep-alive connections close; in-flight requests get
- *    SHUTDOWN_TIMEOUT_MS to finish, then are cut;
- * 4. traces and logs are flushed, and the process exits 0.
+ * 3. no new connections; idle keep-alive connections close; in-flight requests (renders
+ *    included) get SHUTDOWN_TIMEOUT_MS to finish, then are cut;
+ * 4. the renderer's process is stopped (it flushes its own traces and logs);
+ * 5. traces and logs are flushed, and the process exits 0.
  * A second signal exits at once.
  */
 export function installShutdown(parts: ShutdownParts): void {
-  const { config, publicServer, metricsServer, readiness, logger, tracing, exit } = parts;
+  const { config, publicServer, metricsServer, readiness, logger, tracing, renderer, exit } = parts;
   let stopping = false;
 
   const stop = async () => {
@@ -62,6 +67,7 @@ export function installShutdown(parts: ShutdownParts): void {
       logger.warn({ timeout_ms: config.shutdownTimeoutMs }, 'Shutdown timeout: cutting the requests still in flight');
       publicServer.closeAllConnections();
     }
+    await renderer.stop(RENDERER_STOP_MS);
     metricsServer.close();
     metricsServer.closeAllConnections();
     await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'Flushing traces failed'));

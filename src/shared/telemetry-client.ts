@@ -1,4 +1,4 @@
-import { CURRENT_BUILD_ID } from './current-build';
+import { PAGE_VIEW_TIMING } from './page-view-token';
 import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type TelemetryBatch, type TelemetryEvent } from './telemetry-events';
 
 /**
@@ -6,6 +6,8 @@ import { MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, TELEMETRY_ENDPOINT, type Telemet
  * batches of at most MAX_EVENTS_PER_BEACON with navigator.sendBeacon, when the
  * queue fills, a few seconds after the first event, and when the page is
  * hidden or left.
+ * Every beacon carries the page-view token the server gave this page (src/shared/page-view-token.ts):
+ * a page without one (served by a build that issues none, or not by our server) reports nothing.
  * Reporting never disturbs the visitor: every failure is swallowed.
  * A fetch that got no answer (status 0) is reported a task later, and not at all if the page
  * is being left by then: as a visitor leaves, the browser rejects the page's fetches while
@@ -22,6 +24,24 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 /** From `pagehide` until the page is shown again (from the back-forward cache). */
 let leaving = false;
 
+/** The token the server named in this page's Server-Timing header, as long as it is not renewed. */
+function issuedToken(): string | undefined {
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return navigation?.serverTiming?.find((entry) => entry.name === PAGE_VIEW_TIMING)?.description || undefined;
+}
+
+let token = typeof window === 'undefined' ? undefined : issuedToken();
+
+/** This page view's token, for the build poll to have it renewed. */
+export function pageViewToken(): string | undefined {
+  return token;
+}
+
+/** A renewed token (src/freshness/use-build-poller.ts): the same page view with a longer life. */
+export function renewPageViewToken(renewed: string): void {
+  token = renewed;
+}
+
 function bounded(event: TelemetryEvent): TelemetryEvent {
   const copy: Record<string, unknown> = { ...event };
   for (const [key, value] of Object.entries(copy)) {
@@ -31,7 +51,8 @@ function bounded(event: TelemetryEvent): TelemetryEvent {
 }
 
 function send(events: TelemetryEvent[]): void {
-  const body = JSON.stringify({ build: CURRENT_BUILD_ID, events } satisfies TelemetryBatch);
+  if (token === undefined) return;
+  const body = JSON.stringify({ token, events } satisfies TelemetryBatch);
   try {
     if (navigator.sendBeacon?.(TELEMETRY_ENDPOINT, new Blob([body], { type: 'application/json' }))) return;
     void fetch(TELEMETRY_ENDPOINT, {

@@ -41,18 +41,18 @@ export type TelemetryEvent =
     };
 
 /**
- * The body of one beacon: the events, and the build of the page that sent them
- * (its id, which the server compares with its own: src/server/serving/telemetry).
+ * The body of one beacon: the events, and the page-view token the server gave the page that
+ * sent them (src/shared/page-view-token.ts), which names the page's build.
  */
 export interface TelemetryBatch {
-  build?: string;
+  token: string;
   events: TelemetryEvent[];
 }
 
 /**
  * Whose page a report came from, seen from the server that received it: its own
- * build's, or any other (another live build's, an old tab's, a forged or
- * missing id). Two values, so a metric's series stay bounded whatever is sent.
+ * build's, or another live build's (or an old tab's), as the report's token says.
+ * Two values, so a metric's series stay bounded whatever is sent.
  */
 export const PAGE_BUILDS = ['self', 'other'] as const;
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -14,18 +13,13 @@ import { ROOT } from '../../tools/lib/app-server.mjs';
 import { PINS } from '../../tools/pins.mjs';
 import { run } from '../../tools/lib/command.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
+import { machineWithout } from '../support/disposable-root.mjs';
 import { keepComponentLogs } from '../../tools/cluster/component-logs.mjs';
 
 /** Runs `command` through bash in the repository, as a user would type it. */
-function shell(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+async function shell(command: string): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  const { exitCode, stdout, stderr } = await run('bash', ['-c', command], { cwd: ROOT, check: false });
+  return { code: exitCode, stdout, stderr };
 }
 
 const recordedPids = () =>
@@ -92,23 +86,32 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
   });
 
   test('on a machine missing one of its Debian packages, cluster:up installs it and prints only exports: eval sets KUBECONFIG and puts kubectl and helm on PATH', async () => {
-    // As on a fresh machine: apt's output (and every other tool's) must stay off stdout.
-    const removed = await shell('apt-get remove -y -qq containernetworking-plugins');
-    expect(removed.code, removed.stderr).toBe(0);
-    const up = await shell('npm run --silent cluster:up');
-    expect(up.code, up.stderr).toBe(0);
-    expect(up.stderr).toContain('>>> installing Debian packages: containernetworking-plugins');
-    expect(up.stdout).toMatch(/^export KUBECONFIG='[^'\n]+'\nexport PATH='[^'\n]+':"\$PATH"\n$/);
-    const { code, stdout, stderr } = await shell(
-      `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG" && kubectl argo rollouts version --short`,
-    );
-    expect(code, stderr).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual([
-      'node/meridian-node',
-      PATHS.adminKubeconfig,
-      `kubectl-argo-rollouts: v${PINS['argo-rollouts'].version}+unknown`,
-    ]);
-    expect((await shell("dpkg-query -W -f='${Status}' containernetworking-plugins")).stdout).toBe('install ok installed');
+    // The cluster is started from the host first: its components live in the host's mount
+    // namespace, and cluster:up on the machine below installs the package and reuses them.
+    const started = await shell('npm run --silent cluster:up');
+    expect(started.code, started.stderr).toBe(0);
+    // As on a fresh machine, a disposable root without the package (tests/support/disposable-root.mjs):
+    // apt's output (and every other tool's) must stay off stdout.
+    const machine = await machineWithout(['containernetworking-plugins']);
+    try {
+      const typed = (command: string) => machine.run('bash', ['-c', command], { cwd: ROOT });
+      const up = await typed('npm run --silent cluster:up');
+      expect(up.exitCode, up.stderr).toBe(0);
+      expect(up.stderr).toContain('>>> installing Debian packages: containernetworking-plugins');
+      expect(up.stdout).toMatch(/^export KUBECONFIG='[^'\n]+'\nexport PATH='[^'\n]+':"\$PATH"\n$/);
+      const { exitCode, stdout, stderr } = await typed(
+        `eval "$(npm run --silent cluster:up)" && kubectl get nodes -o name && helm list --all-namespaces --short && echo "$KUBECONFIG" && kubectl argo rollouts version --short`,
+      );
+      expect(exitCode, stderr).toBe(0);
+      expect(stdout.trim().split('\n')).toEqual([
+        'node/meridian-node',
+        PATHS.adminKubeconfig,
+        `kubectl-argo-rollouts: v${PINS['argo-rollouts'].version}+unknown`,
+      ]);
+      expect(await machine.installed('containernetworking-plugins')).toBe(true);
+    } finally {
+      await machine.close();
+    }
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
       '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',

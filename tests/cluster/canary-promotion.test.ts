@@ -1,4 +1,3 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -9,9 +8,10 @@ import { CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import type { CanaryResult } from '../../tools/rollout/canary-report.mjs';
 import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
+import { machineWithout } from '../support/disposable-root.mjs';
 import { expectAnalyses } from './support/canary';
 import { expectNoFailedRequest } from './support/releases';
-import { demoFailure } from './support/demo-output';
+import { demoFailure, type DemoRun } from './support/demo-output';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const { a: A, b: B } = CLUSTER_BUILDS;
@@ -20,17 +20,23 @@ const { a: A, b: B } = CLUSTER_BUILDS;
 // --canary` installs Argo Rollouts and release A, upgrades to B under load and tabs, and writes
 // everything its witnesses saw to rollout-report/result.json, which this file reads.
 describe('a good build through a canary release with Argo Rollouts (npm run rollout:demo -- --cluster --canary)', () => {
-  let demo: SpawnSyncReturns<string>;
+  let demo: DemoRun;
   let result: CanaryResult;
 
-  test('on a machine without Chromium, the demo installs it, exits 0 with B promoted and no failed request, and leaves its picture in rollout-report/', () => {
+  test('on a machine without Chromium, the demo installs it, exits 0 with B promoted and no failed request, and leaves its picture in rollout-report/', async () => {
     rmSync(REPORT_DIR, { recursive: true, force: true });
     // As on a fresh machine: its visitors' browser is Debian's package, which the demo installs.
-    const removed = spawnSync('apt-get', ['remove', '-y', '-qq', 'chromium'], { encoding: 'utf8' });
-    expect(removed.status, removed.stderr).toBe(0);
-    expect(existsSync(CHROMIUM_PATH)).toBe(false);
-    demo = spawnSync('npm', ['run', '--silent', 'rollout:demo', '--', '--cluster', '--canary'], { cwd: ROOT, encoding: 'utf8' });
-    expect(demo.status, demoFailure(demo)).toBe(0);
+    // The machine is a disposable root (tests/support/disposable-root.mjs): the host keeps its Chromium.
+    const machine = await machineWithout(['chromium']);
+    try {
+      expect((await machine.run('test', ['-e', CHROMIUM_PATH])).exitCode).toBe(1);
+      demo = await machine.run('npm', ['run', '--silent', 'rollout:demo', '--', '--cluster', '--canary'], { cwd: ROOT });
+      expect(await machine.installed('chromium')).toBe(true);
+    } finally {
+      await machine.close();
+    }
+    expect(existsSync(CHROMIUM_PATH)).toBe(true);
+    expect(demo.exitCode, demoFailure(demo)).toBe(0);
     expect(demo.stderr).toContain('>>> installing Debian packages: chromium');
     expect(demo.stdout).toMatch(/\d+ requests: 0 5xx, 0 connection errors, 0 other statuses/);
     expect(demo.stdout).toContain(`stable build now ${B}`);

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../../tools/cluster/app-images.mjs';
 import { clusterAccess } from '../../tools/gameday/cluster-access.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { run } from '../../tools/lib/command.mjs';
+import { startDaemon } from '../../tools/lib/daemon.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 
 // `npm run gameday` on a cluster without the Operator's CRDs (as `cluster:up` leaves it),
@@ -20,24 +19,21 @@ describe('npm run gameday, interrupted', () => {
   test('SIGINT while the releases install: the CRDs in place, namespace and fault images removed, no child left, exit 130', async () => {
     const access = clusterAccess();
     await access.kubectl(['delete', 'crd', ...MONITORING_CRDS, '--ignore-not-found', '--wait=true']);
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'gameday.mjs'), '--namespace', namespace, '--image', image], {
+    const gameday = await startDaemon({
+      name: 'npm run gameday',
+      command: process.execPath,
+      args: [path.join(ROOT, 'scripts', 'gameday.mjs'), '--namespace', namespace, '--image', image],
       cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = once(child, 'exit');
-    await waitFor('the game day to install its releases', () => expect(output).toContain('gameday: installing'), {
+    await waitFor('the game day to install its releases', () => expect(gameday.output()).toContain('gameday: installing'), {
       timeoutMs: 300_000,
       intervalMs: 500,
     });
     const { stdout: crds } = await access.kubectl(['get', 'crd', ...MONITORING_CRDS, '--output', 'name']);
     expect(crds.trim().split('\n')).toEqual(MONITORING_CRDS.map((name) => `customresourcedefinition.apiextensions.k8s.io/${name}`));
-    child.kill('SIGINT');
-    const [code] = await exited;
-    expect(code, output).toBe(130);
-    expect(output).toContain('gameday: SIGINT: cleaning up');
+    const code = await gameday.stop('SIGINT');
+    expect(code, gameday.output()).toBe(130);
+    expect(gameday.output()).toContain('gameday: SIGINT: cleaning up');
 
     // Nothing it started outlives it: no helm or kubectl still at work on the namespace.
     const { stdout: leftovers } = await run('ps', ['-eo', 'args']);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clusterAccess } from '../../tools/gameday/cluster-access.mjs';
 import { claimNamespace } from '../../tools/gameday/namespace.mjs';
 
-// `npm run gameday` refuses a namespace that holds someone else's workloads (issue 21's bad
+// `npm run gameday` refuses a namespace that holds someone else's workloads (bad
 // input), unless told to run beside them; a missing one it creates, restricted.
 const access = clusterAccess();
 const occupied = 'meridian-gameday-occupied';

@@ -4,7 +4,7 @@ import { clusterAccess } from '../../tools/gameday/cluster-access.mjs';
 import { FAULTS } from '../../tools/gameday/faults.mjs';
 import { startGameday, type GamedayResult } from '../../tools/gameday/run.mjs';
 
-// The game day (issue 21) on the live cluster: every fault injected into a release of its
+// The game day on the live cluster: every fault injected into a release of its
 // own at once, a healthy release beside them; each alert fired by Prometheus from the
 // chart's rules, routed by Alertmanager through helm/meridian/files/alertmanager.yaml to a
 // webhook receiver, diagnosed by its runbook as written, and resolved once its fault is gone.

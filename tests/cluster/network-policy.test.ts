@@ -23,7 +23,8 @@ const METRICS = `http://meridian-metrics.${WEB.namespace}.svc.${NETWORK.clusterD
 
 const values = (networkPolicyEnabled: boolean) =>
   localClusterValues(NODE_PORT, {
-    replicaCount: 1,
+    // Two pods: one reaches the other, as the pods relay browser reports.
+    replicaCount: 2,
     app: { ...localClusterValues(NODE_PORT).app, otel: { exporterOtlpEndpoint: OTLP_ENDPOINT } },
     networkPolicy: {
       enabled: networkPolicyEnabled,
@@ -56,8 +57,8 @@ const COLLECTOR_SERVICE = {
 const site = (namespace: string, pod: string): ProbeSite => ({ namespace, pod });
 const REFUSED = expect.stringMatching(/^error /);
 
-/** Every path the test looks at, and what each saw. */
-async function observe(app: ProbeSite) {
+/** Every path the test looks at, and what each saw; `peer` the address of the release's other pod. */
+async function observe(app: ProbeSite, peer: string) {
   const edge = site(NAMESPACES.edge, 'edge');
   const scraper = site(NAMESPACES.monitoring, 'scraper');
   const stranger = site(NAMESPACES.other, 'stranger');
@@ -79,16 +80,18 @@ async function observe(app: ProbeSite) {
       `http://collector.${NAMESPACES.otel}.svc.${NETWORK.clusterDomain}:9999/`,
     ),
     'the pod: the API server on the node': await probe(app, 'tcp', `${NETWORK.nodeAddress}:${PORTS.apiServer}`),
+    // Where the pods relay browser reports to the pod that issued their page-view token.
+    'the pod: its release’s other pod': await probe(app, 'http', `http://${peer}:3000/readyz`),
   };
 }
 
 /** Polls until what the paths see is `expected` (policies take a moment to apply), then asserts it. */
-async function expectPaths(app: ProbeSite, expected: Record<string, unknown>) {
+async function expectPaths(app: ProbeSite, peer: string, expected: Record<string, unknown>) {
   let seen: Awaited<ReturnType<typeof observe>> | undefined;
   const settled = await waitFor(
     'the paths to settle',
     async () => {
-      seen = await observe(app);
+      seen = await observe(app, peer);
       expect(seen).toEqual(expected);
     },
     { timeoutMs: 60_000, intervalMs: 1000 },
@@ -104,6 +107,7 @@ async function expectPaths(app: ProbeSite, expected: Record<string, unknown>) {
 describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny namespace', () => {
   let release: Awaited<ReturnType<typeof installBuildA>> | undefined;
   let app: ProbeSite;
+  let peer: string;
 
   beforeAll(async () => {
     for (const namespace of [WEB.namespace, ...Object.values(NAMESPACES)])
@@ -119,9 +123,10 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
       COLLECTOR_SERVICE,
     ]);
     release = await installBuildA(WEB, NODE_PORT, values(true));
-    const [pod] = await webPods(WEB);
-    if (!pod) throw new Error('network policy: the release has no pod');
+    const [pod, other] = await webPods(WEB);
+    if (!pod || !other?.status.podIP) throw new Error('network policy: the release has not two pods with addresses');
     app = { namespace: WEB.namespace, pod: pod.metadata.name, container: 'meridian' };
+    peer = other.status.podIP;
   });
 
   afterAll(async () => {
@@ -129,8 +134,8 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
     await kubectl(['delete', 'namespace', ...Object.values(NAMESPACES), '--ignore-not-found', '--timeout=180s']);
   });
 
-  test('with the policy on: the site answers its peers, metrics only the monitoring namespace, and the pod reaches only DNS and the OTLP endpoint', async () => {
-    await expectPaths(app, {
+  test('with the policy on: the site answers its peers, metrics only the monitoring namespace, and the pod reaches only DNS, the OTLP endpoint and its release’s pods', async () => {
+    await expectPaths(app, peer, {
       'the NodePort, from this machine': 'status 200',
       'the Service, from the edge namespace': 'status 200',
       'the metrics port, from the monitoring namespace': 'status 200',
@@ -140,6 +145,7 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
       'the pod: the OTLP endpoint': 'status 200',
       'the pod: another port of that host': REFUSED,
       'the pod: the API server on the node': REFUSED,
+      'the pod: its release’s other pod': 'status 200',
     });
   });
 
@@ -194,7 +200,7 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
     await kubectl(['delete', 'networkpolicy', '-n', WEB.namespace, 'default-deny']);
     const { stdout } = await kubectl(['get', 'networkpolicies', '-n', WEB.namespace, '-o', 'name']);
     expect(stdout.trim()).toBe('');
-    await expectPaths(app, {
+    await expectPaths(app, peer, {
       'the NodePort, from this machine': 'status 200',
       'the Service, from the edge namespace': 'status 200',
       'the metrics port, from the monitoring namespace': 'status 200',
@@ -204,6 +210,7 @@ describe('the chart’s NetworkPolicy, enforced by kube-router in a default-deny
       'the pod: the OTLP endpoint': 'status 200',
       'the pod: another port of that host': 'status 200',
       'the pod: the API server on the node': 'connected',
+      'the pod: its release’s other pod': 'status 200',
     });
   });
 });

@@ -8,7 +8,7 @@ import { freePort } from '../../tools/lib/ports.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 import { startAlertmanager, startJaeger } from '../../tools/observability-engines.mjs';
 
-// The engines of the game day (issue 21), built from their pinned Go modules and run on
+// The engines of the game day, built from their pinned Go modules and run on
 // loopback: each does its one job end to end here, before any fault is injected.
 const dir = mkdtempSync(path.join(tmpdir(), 'meridian-engines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

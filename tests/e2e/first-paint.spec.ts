@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * Issue 15: the structural causes of a fast first paint, never a timing. Each page is
+ * The structural causes of a fast first paint, never a timing. Each page is
  * read as the server sends it, with JavaScript off, so nothing a script does later can
  * hide what the visitor sees first.
  */

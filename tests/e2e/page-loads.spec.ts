@@ -7,7 +7,7 @@ import { freePort } from '../../tools/lib/ports.mjs';
 // answered to browsers (meridian_page_loads_total): counted by the server, so a page whose
 // chunks all fail, and which reports nothing of its load, still counts.
 
-let site: { url: string; pageLoads: () => Promise<number>; stop: () => Promise<void> };
+let site: { url: string; pageLoads: () => Promise<number>; stop: () => Promise<unknown> };
 
 test.beforeAll(async () => {
   const port = await freePort();

@@ -13,7 +13,9 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
-import { fileTimings, playwrightOutcome, vitestOutcome } from './test-reports.mjs';
+import { onPinnedNode } from '../../tools/node-runtime.mjs';
+import { recordPackageSet } from './host-packages.mjs';
+import { fileTimings, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -51,8 +53,13 @@ function readOutcome(name, toOutcome) {
   return toOutcome(JSON.parse(readFileSync(file, 'utf8')));
 }
 
+// The suites run on the Node production runs, whatever Node `npm test` was started with.
+onPinnedNode();
 rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
+// The suites may add only their own packages to the host: the host project's test reads this.
+const packagesBefore = path.join(RESULTS, 'host-packages-before.json');
+recordPackageSet(packagesBefore);
 ensureBrowser();
 
 // The Go-built tools of the cluster suite, built meanwhile (tests/support/build-go-tools.mjs);
@@ -105,23 +112,35 @@ outcomes.push(
     'cluster-report.json',
   ),
 );
+// Last and alone: what every suite before it left on the host.
+outcomes.push(
+  run(
+    'the host after the suites (vitest: tests/host)',
+    bin('vitest'),
+    ['run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'host-report.json')}`],
+    { MERIDIAN_HOST_PACKAGES_BEFORE: packagesBefore },
+  ),
+);
 
 /** @param {import('vitest/reporters').JsonTestResults} report */
 const fromVitest = (report) => vitestOutcome(report, ROOT);
 const unit = readOutcome('unit-report.json', fromVitest);
 const cluster = readOutcome('cluster-report.json', fromVitest);
-const clusterDurations = path.join(RESULTS, 'cluster-report-durations.json');
-const clusterFiles = existsSync(clusterDurations) ? fileTimings(JSON.parse(readFileSync(clusterDurations, 'utf8')), ROOT) : [];
+const host = readOutcome('host-report.json', fromVitest);
 const e2e = readOutcome('e2e-report.json', playwrightOutcome);
+const durations = (/** @type {string} */ name) =>
+  existsSync(path.join(RESULTS, name)) ? fileTimings(JSON.parse(readFileSync(path.join(RESULTS, name), 'utf8')), ROOT) : [];
+const e2eReport = path.join(RESULTS, 'e2e-report.json');
+const e2eFiles = existsSync(e2eReport) ? playwrightFileTimings(JSON.parse(readFileSync(e2eReport, 'utf8')), ROOT) : [];
+const slowest = slowestFiles([durations('unit-report-durations.json'), durations('cluster-report-durations.json'), e2eFiles]);
 const typeFailures = (outcomes[0] ? 0 : 1) + (outcomes[1] ? 0 : 1);
-const passed = unit.passed + cluster.passed + e2e.passed;
-const failed = unit.failed + cluster.failed + e2e.failed + typeFailures;
-for (const failure of [...unit.failures, ...cluster.failures, ...e2e.failures]) console.log(`FAILED ${failure}`);
+const passed = unit.passed + cluster.passed + host.passed + e2e.passed;
+const failed = unit.failed + cluster.failed + host.failed + e2e.failed + typeFailures;
+for (const failure of [...unit.failures, ...cluster.failures, ...host.failures, ...e2e.failures]) console.log(`FAILED ${failure}`);
 console.log(
-  `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
+  `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; host ${host.failed ? 'changed' : 'unchanged'}; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
 );
-if (clusterFiles.length)
-  console.log(`cluster files: ${clusterFiles.map(({ file, ms }) => `${path.basename(file)} ${minutes(ms)}`).join('; ')}`);
+if (slowest.length) console.log(`slowest files: ${slowest.map(({ file, ms }) => `${file} ${minutes(ms)}`).join('; ')}`);
 console.log(`timings: ${timings.map(({ label, ms }) => `${label} ${minutes(ms)}`).join('; ')}; all ${minutes(Date.now() - startedAt)}`);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

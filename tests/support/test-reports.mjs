@@ -40,6 +40,42 @@ export function fileTimings(durations, root) {
 }
 
 /**
+ * Each spec file's time in a Playwright run, slowest first: the sum of its tests' runs (one
+ * worker runs a file's tests one after another).
+ * @param {import('@playwright/test/reporter').JSONReport} report
+ * @param {string} root
+ * @returns {{ file: string, ms: number }[]}
+ */
+export function playwrightFileTimings(report, root) {
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  /** @param {import('@playwright/test/reporter').JSONReportSuite[] | undefined} suites */
+  const visit = (suites) => {
+    for (const suite of suites ?? []) {
+      for (const spec of suite.specs) {
+        const ms = spec.tests.flatMap((test) => test.results).reduce((sum, result) => sum + result.duration, 0);
+        byFile.set(spec.file, (byFile.get(spec.file) ?? 0) + ms);
+      }
+      visit(suite.suites);
+    }
+  };
+  visit(report.suites);
+  return [...byFile]
+    .map(([file, ms]) => ({ file: path.relative(root, path.join(report.config.rootDir, file)), ms }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/**
+ * The `count` slowest files of every run: the suite's budget (docs/testing.md) is spent there first.
+ * @param {{ file: string, ms: number }[][]} runs
+ */
+export const slowestFiles = (runs, count = 10) =>
+  runs
+    .flat()
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
+
+/**
  * Playwright nests describe blocks as suites under one suite per file.
  * @param {import('@playwright/test/reporter').JSONReportSuite[] | undefined} suites
  * @param {string[]} titles

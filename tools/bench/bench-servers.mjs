@@ -156,7 +156,15 @@ export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env = {
   const port = await freePort();
   const metricsPort = await freePort();
   const settings = { ...ourSettings({ metricsPort, otlpEndpoint }), ...env };
-  const server = await spawnServer({ name, entry: OUR_ENTRY, port, env: settings, readyPath: '/readyz', nodeArgs });
+  // glibc's arenas as the image sets them (Dockerfile), for the server and its renderer alike.
+  const server = await spawnServer({
+    name,
+    entry: OUR_ENTRY,
+    port,
+    env: { ...settings, MALLOC_ARENA_MAX: '2' },
+    readyPath: '/readyz',
+    nodeArgs,
+  });
   return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 

@@ -1,5 +1,5 @@
-// /ja against its ceiling, as issue 15 measures it: wrk with one thread and 10
-// connections, BENCH_CEILING_ROUNDS (default 3) alternating rounds of BENCH_DURATION_S
+// /ja against its ceiling: wrk with one thread and 10
+// connections, --ceiling-rounds (default 3) alternating rounds of --duration-s
 // against (a) a bare node:http server sending the bytes and headers our entry sends for
 // /ja (bare-server.cjs), (b) our entry with its defaults (access log on), (c) our entry
 // with the access log off (LOG_LEVEL=warn), (d) Next's own standalone server.js. Also the

@@ -1,4 +1,4 @@
--- wrk script for tools/bench/mixed-load.mjs: issue 15's mixed load. Each request is a
+-- wrk script for tools/bench/mixed-load.mjs: the mixed load. Each request is a
 -- page load (60 %: one of the page paths given after `--`, by default the locales' home
 -- pages) or a path the site does not have (40 %: random hex under each locale, so every
 -- 404 is new), and half of all requests accept br/gzip. The report at the end is

@@ -1,4 +1,4 @@
-// Issue 15's memory row: our entry (defaults: access log on) under three minutes of mixed
+// The memory row: our entry (defaults: access log on) under three minutes of mixed
 // load from wrk (1 thread, 10 connections; mixed-load.lua: 60 % page loads, 40 % random
 // not-found paths, half of all requests compressed). The page paths are the build's: `/`
 // and every page route it prerendered (`/en`, `/ja`, `/zh-CN`; `/en` answers its 308 to

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { payloadRows } from '../../src/build/inline-page-data.mjs';
 import { heading, kib, log, round } from './util.mjs';
 
-/** Issue 23: each page's raw HTML. */
+/** The budget of each page's raw HTML. */
 export const HTML_BUDGET_KIB = 40;
 const PUSH_SCRIPT = /<script>(self\.__next_f\.push\(\[1,[\s\S]*?\]\))<\/script>/g;
 const SCRIPT = /<script[^>]*>[\s\S]*?<\/script>/g;

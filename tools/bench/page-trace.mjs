@@ -4,7 +4,7 @@
 // it less than it slows the clock), and the observed LCP.
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
-/** Issue 23: the document's own work before its largest paint, and that paint over the floor's (ms). */
+/** The targets: the document's own work before its largest paint, and that paint over the floor's (ms). */
 export const TRACE_TARGETS = { firstPaintWorkMs: 25, lcpOverFloorMs: 30 };
 /** How long a load may take to show its largest paint after its load event before its trace is read anyway. */
 const LCP_WAIT_MS = 10_000;

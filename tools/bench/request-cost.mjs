@@ -1,9 +1,9 @@
 // What the most expensive request a visitor can send costs, against a page, in one run:
-// each kind of request below, by wrk (1 thread, 10 connections) for BENCH_DURATION_S after
-// BENCH_WARMUP_S in BENCH_COST_ROUNDS alternating rounds (default 2), each against a fresh
+// each kind of request below, by wrk (1 thread, 10 connections) for --duration-s after
+// --warmup-s in --cost-rounds alternating rounds (default 2), each against a fresh
 // server (our entry, access log on: what Next's renders leave in the heap would slow the
 // kinds measured after them); its cost is the page's req/s over its own (≤ 2×). Then a flood of the
-// most expensive kind for BENCH_FLOOD_S (default 180) against a fresh server: its peak
+// most expensive kind for --flood-s (default 180) against a fresh server: its peak
 // resident memory (VmHWM, ≤ 180 MiB), its RSS once a second and its 5xx answers (0),
 // counted by the server's own request counter.
 import { createRequire } from 'node:module';

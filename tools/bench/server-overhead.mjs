@@ -28,7 +28,7 @@ export const VARIANTS = [
 /**
  * `fromMemory`: our entry answers these without Next (prerendered HTML, the
  * not-found template). `reference`: measured for the overhead of our pipeline
- * around a page Next renders in both servers, not one of the issue's targets.
+ * around a page Next renders in both servers, not one of the targets.
  */
 /** @type {readonly { id: string, label: string, path: string, headers?: Record<string, string>, expectStatus: number, fromMemory: boolean, reference?: boolean }[]} */
 const PATHS = [
@@ -99,7 +99,7 @@ function best(runs) {
 export async function measureServerOverhead({ durationS, warmupS }) {
   heading("Server overhead: our entry vs Next's standalone server.js (wrk)");
   log(
-    `wrk: 2 threads, 10 connections, ${durationS} s per run (BENCH_DURATION_S), ${warmupS} s warm-up per server and path; ` +
+    `wrk: 2 threads, 10 connections, ${durationS} s per run (--duration-s), ${warmupS} s warm-up per server and path; ` +
       'order Next, ours, ours+tracing, then reversed; the better run of each counts (most req/s, lowest p99).',
   );
   log("  Our entry answers /, /ja (prerendered HTML) and /no-such-page (the not-found template) from memory; Next's");

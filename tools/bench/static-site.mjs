@@ -1,9 +1,9 @@
 // Starts tools/bench/static-server.mjs, a process of its own like our entry, for the floor
 // (tools/bench/floor.mjs) and the static twin (tools/bench/static-twin.mjs).
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
-import { ROOT, waitForHttp } from '../lib/app-server.mjs';
+import { ROOT } from '../lib/app-server.mjs';
+import { startDaemon } from '../lib/daemon.mjs';
+import { answers200 } from '../lib/wait.mjs';
 
 /**
  * Pages by URL path (each an HTML file), and folders whose files are served under a prefix.
@@ -19,23 +19,18 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  * @param {{ name: string, site: StaticSite, port: number }} options
  */
 export async function startStaticSite({ name, site, port }) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/static-server.mjs'), String(port), JSON.stringify(site)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = once(child, 'exit');
   const url = `http://127.0.0.1:${port}`;
   const [firstPage = '/'] = Object.keys(site.pages);
-  await Promise.race([
-    waitForHttp(url + firstPage),
-    exited.then(([code]) => {
-      throw new Error(`${name}: static-server exited with ${code} before it answered`);
-    }),
-  ]);
+  const server = await startDaemon({
+    name,
+    command: process.execPath,
+    args: [path.join(ROOT, 'tools/bench/static-server.mjs'), String(port), JSON.stringify(site)],
+    ready: () => answers200(url + firstPage),
+  });
   return {
     url,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     },
   };
 }

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { CEILING_SHARE_TARGET } from './ceiling.mjs';
 import { MIXED_LOAD_TARGETS } from './mixed-load.mjs';
 import { REQUEST_COST_TARGETS } from './request-cost.mjs';
+import { FLOOD_TARGETS } from './flood.mjs';
 import { MEMORY_GROWTH_TARGET_MB } from './server-memory.mjs';
 import { IMAGE_TARGETS } from './image.mjs';
 import { OVERHEAD_TARGETS } from './server-overhead.mjs';
 import { htmlRows, jsRows, lighthouseRows, traceRows } from './page-rows.mjs';
+import { markdownTable } from '../lib/table.mjs';
 import { log } from './util.mjs';
 
 export const RATIO_TARGET = 0.8;
@@ -19,6 +21,7 @@ export const RATIO_TARGET = 0.8;
  * @property {Awaited<ReturnType<typeof import('./ceiling.mjs').measureCeiling>> | null} ceiling
  * @property {Awaited<ReturnType<typeof import('./mixed-load.mjs').measureMixedLoad>> | null} mixedLoad
  * @property {Awaited<ReturnType<typeof import('./request-cost.mjs').measureRequestCost>> | null} requestCost
+ * @property {Awaited<ReturnType<typeof import('./flood.mjs').measureFloods>> | null} flood
  * @property {Awaited<ReturnType<typeof import('./js-bytes.mjs').measureJsAgainstFloor>> | null} js
  * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseApplied
  * @property {Awaited<ReturnType<typeof import('./lighthouse.mjs').measureLighthouse>> | null} lighthouseSimulated
@@ -69,7 +72,7 @@ function throughputRows(throughput) {
   return rows;
 }
 
-/** Issue 15's server figures before the work on it, printed beside today's (same machine, quieter day). */
+/** The server figures from before the work on them, printed beside today's (same machine, quieter day). */
 export const PREVIOUS = {
   jaShareOfBare: 0.32,
   jaShareOfBareQuiet: 0.42,
@@ -138,6 +141,55 @@ function requestCostRows(c) {
         )
       : errorRow('Flood: peak RSS (MiB)', `≤ ${floodPeakRssMiB}`),
   ];
+}
+
+/** @param {BenchResults['flood']} f */
+function floodRows(f) {
+  const { p99OfQuiet, rendererCores, podMemoryMiB } = FLOOD_TARGETS;
+  if (!f) return [errorRow('/ja through floods', `p99 ≤ ${p99OfQuiet}× quiet`)];
+  const quiet = row(
+    `/ja at ${f.pageRate} req/s alone (vegeta), p99 ms: median (runs)`,
+    `${f.quiet.medianP99Ms} (${f.quiet.p99Ms.join(', ')})`,
+    '—',
+    null,
+  );
+  const kinds = f.kinds.flatMap((k) => [
+    row(
+      `Flood of ${k.label} at ${f.floodRate} req/s: /ja p99 ms, × quiet, non-200 of ${k.page.requests}`,
+      `${k.page.p99Ms}, ${k.p99OfQuiet}×, ${k.page.non200}`,
+      `≤ ${p99OfQuiet}×, 0`,
+      k.page.non200 === 0 && atMost(k.p99OfQuiet, p99OfQuiet),
+    ),
+    row(
+      `Flood of ${k.label}: its statuses, 5xx not counted as shed`,
+      `${JSON.stringify(k.flood?.statuses ?? {})}, ${Math.max(0, (k.flood?.serverErrors ?? 0) - (k.flood?.shed ?? 0))}`,
+      '0',
+      (k.flood?.serverErrors ?? 0) <= (k.flood?.shed ?? 0),
+    ),
+    row(
+      `Flood of ${k.label}: CPU cores, serving / renderer (load average)`,
+      `${k.cpuCores.serving} / ${k.cpuCores.renderer} (${k.loadAverage.join('→')})`,
+      `renderer ≤ ${rendererCores}`,
+      atMost(k.cpuCores.renderer, rendererCores),
+    ),
+  ]);
+  const long = f.long
+    ? [
+        row(
+          `${f.long.durationS} s of the dearest (${f.long.label}): /ja p99 ms, non-200; its statuses`,
+          `${f.long.page.p99Ms}, ${f.long.page.non200}; ${JSON.stringify(f.long.flood?.statuses ?? {})}`,
+          '—',
+          null,
+        ),
+        row(
+          `${f.long.durationS} s of the dearest: the pod's memory (PSS of its ${f.long.memory.processes} processes), peak / median MiB (each one's peak: serving, renderer); their VmHWM summed`,
+          `${f.long.memory.peakPssMiB} / ${f.long.memory.medianPssMiB} (${f.long.memory.peakPssByProcessMiB.serving}, ${f.long.memory.peakPssByProcessMiB.renderer}); ${f.long.memory.hwmSumMiB}`,
+          `peak ≤ ${podMemoryMiB}`,
+          atMost(f.long.memory.peakPssMiB, podMemoryMiB),
+        ),
+      ]
+    : [errorRow('The dearest flood: peak memory (MiB)', `≤ ${podMemoryMiB}`)];
+  return [quiet, ...kinds, ...long];
 }
 
 /** @param {BenchResults['mixedLoad']} m */
@@ -289,7 +341,7 @@ function imageRows(image) {
 }
 
 /**
- * Rows of the stages that ran (`stages`: names as in BENCH_ONLY); a stage that crashed shows ERROR rows.
+ * Rows of the stages that ran (`stages`: names as in --only); a stage that crashed shows ERROR rows.
  * @param {BenchResults} results
  * @param {ReadonlySet<string> | null} stages null: every stage
  */
@@ -299,6 +351,7 @@ export function buildRows(
     ceiling,
     mixedLoad,
     requestCost,
+    flood,
     js,
     lighthouseApplied,
     lighthouseSimulated,
@@ -316,6 +369,7 @@ export function buildRows(
     ...(ran('ceiling') ? ceilingRows(ceiling) : []),
     ...(ran('mixed-load') ? mixedLoadRows(mixedLoad) : []),
     ...(ran('request-cost') ? requestCostRows(requestCost) : []),
+    ...(ran('flood') ? floodRows(flood) : []),
     ...(ran('js') ? jsRows(js) : []),
     ...(ran('lighthouse') ? lighthouseRows(lighthouseApplied, lighthouseSimulated) : []),
     ...(ran('trace') ? traceRows(trace) : []),
@@ -327,13 +381,8 @@ export function buildRows(
 
 /** @param {Row[]} rows */
 export function printTable(rows) {
-  const header = ['Metric', 'Value', 'Target', 'Result'];
   const cells = rows.map((r) => [r.metric, String(r.value), r.target, r.result]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]?.length ?? 0)));
-  const line = (/** @type {string[]} */ c) => `| ${c.map((text, i) => text.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  log(line(header));
-  log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const c of cells) log(line(c));
+  log(markdownTable(['Metric', 'Value', 'Target', 'Result'], cells, { aligned: true }));
 }
 
 /**

@@ -1,7 +1,8 @@
 // Throughput with wrk: baseline static file vs the localized pages and the 404 page.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { heading, log, loud, round, runCapture } from './util.mjs';
+import { run } from '../lib/command.mjs';
+import { heading, log, loud, round } from './util.mjs';
 
 const REPORTER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-report.lua');
 const CONNECTIONS = 10;
@@ -60,7 +61,7 @@ export async function runWrk(url, { durationS, headers = {}, threads = THREADS, 
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   args.push(url);
   if (scriptArgs.length) args.push('--', ...scriptArgs);
-  const { stdout } = await runCapture('wrk', args);
+  const { stdout } = await run('wrk', args);
   const line = stdout.split('\n').find((text) => text.startsWith('BENCH_JSON '));
   if (!line) throw new Error(`wrk printed no BENCH_JSON line for ${url}:\n${stdout}`);
   const raw = JSON.parse(line.slice('BENCH_JSON '.length));
@@ -114,7 +115,7 @@ function formatRun(result) {
 export async function measureThroughput(baseUrl, { durationS, warmupS, rounds }) {
   heading('Throughput (wrk)');
   log(
-    `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (BENCH_DURATION_S), ` +
+    `wrk: ${THREADS} threads, ${CONNECTIONS} connections, ${durationS} s per target (--duration-s), ` +
       `${rounds} alternating rounds, ${warmupS} s warm-up per target; the best round counts.`,
   );
   const statuses = await preflight(baseUrl);

@@ -5,7 +5,8 @@ import { ROOT, SERVER_ENTRY } from '../lib/app-server.mjs';
 import { E2E_BUILD_ENV, ensureBuild as buildIfStale, sourceHash } from '../lib/builds.mjs';
 import { CHROMIUM_PATH, ensureBrowser, ensureDebianPackages } from '../debian-packages.mjs';
 import { PINS } from '../pins.mjs';
-import { log, loud, onPath, runInherit } from './util.mjs';
+import { onPath, runSync } from '../lib/command.mjs';
+import { log, loud } from './util.mjs';
 
 export const LIGHTHOUSE_VERSION = PINS.lighthouse.version;
 const BUILD_ID = path.join(ROOT, '.next/BUILD_ID');
@@ -43,7 +44,7 @@ function ensureLighthouse() {
     `Lighthouse ${LIGHTHOUSE_VERSION} is missing (package.json: ${declared ?? 'none'}, node_modules: ${installed ?? 'none'}): ` +
       `INSTALLING it with npm install --save-dev --save-exact lighthouse@${LIGHTHOUSE_VERSION}`,
   );
-  runInherit('npm', ['install', '--save-dev', '--save-exact', `lighthouse@${LIGHTHOUSE_VERSION}`], { cwd: ROOT });
+  runSync('npm', ['install', '--save-dev', '--save-exact', `lighthouse@${LIGHTHOUSE_VERSION}`], { cwd: ROOT, echo: true });
   const after = installedLighthouseVersion();
   if (after !== LIGHTHOUSE_VERSION) throw new Error(`lighthouse ${LIGHTHOUSE_VERSION} is still missing after npm install (found ${after})`);
 }
@@ -69,28 +70,29 @@ function describeBuild() {
 }
 
 /**
- * Reuses the build in .next when there is one (BENCH_REBUILD=1 rebuilds it when it is not a
+ * Reuses the build in .next when there is one (`rebuild` rebuilds it when it is not a
  * production build of the current sources); builds with `npm run build` (next build plus the
  * server entry that tools/lib/app-server.mjs starts) when it is missing.
+ * @param {{ rebuild?: boolean }} [options]
  */
-export function ensureBuild() {
+export function ensureBuild({ rebuild = false } = {}) {
   delete process.env.MERIDIAN_E2E_FIXTURES; // benchmark the production page set, never the e2e fixtures
   const built = existsSync(BUILD_ID) && existsSync(path.join(ROOT, SERVER_ENTRY));
-  if (built && process.env.BENCH_REBUILD !== '1') {
+  if (built && !rebuild) {
     const kind = describeBuild();
     const id = readFileSync(BUILD_ID, 'utf8').trim();
     log(`Using the existing build in .next (BUILD_ID ${id}): ${kind}.`);
     if (kind !== 'production') {
       loud(
         `WARNING: .next is ${kind === 'e2e-fixtures' ? 'the e2e-fixtures build' : `a ${kind} build`}, not a production build ` +
-          'of the current sources; set BENCH_REBUILD=1 to rebuild first',
+          'of the current sources; run the bench with --rebuild to rebuild first',
       );
     }
     return { buildId: id, kind };
   }
   loud(
     built
-      ? 'BENCH_REBUILD=1: BUILDING unless .next is a production build of the current sources'
+      ? '--rebuild: BUILDING unless .next is a production build of the current sources'
       : '.next has no build: BUILDING the app with npm run build (next build + scripts/build-server.mjs)',
   );
   try {
@@ -108,7 +110,7 @@ export function ensureBuild() {
 
 /**
  * Installs whatever is missing; throws (a crash) when a tool still cannot be found.
- * `browser: false` (no Chromium stage selected by BENCH_ONLY) checks wrk only.
+ * `browser: false` (no Chromium stage selected by --only) checks wrk only.
  */
 export function ensureTools({ browser = true } = {}) {
   ensureWrk();

@@ -1,6 +1,6 @@
 // cluster:up: a single-node cluster from the pinned binaries, or the one already running.
-import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { succeeds } from '../lib/command.mjs';
 import { canListen } from '../lib/ports.mjs';
 import { ensureDebianPackages, ensurePinnedDebianPackages } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
@@ -76,8 +76,7 @@ async function waitComponent(component) {
   await waitFor(
     component.name,
     () => {
-      if (spawnSync(command, args, { stdio: 'ignore', timeout: 5000 }).status !== 0)
-        throw new Error(`\`${health.command.join(' ')}\` failed`);
+      if (!succeeds(command, args, { timeoutMs: 5000 })) throw new Error(`\`${health.command.join(' ')}\` failed`);
     },
     { timeoutMs: 30_000, intervalMs: 250 },
   ).catch((error) => {

@@ -2,9 +2,9 @@
 // (tools/pins.mjs): the ones the chart's optional objects need (ServiceMonitor,
 // PrometheusRule, HTTPRoute, from tools/crds) and Argo Rollouts' (from the module its
 // controller is built from, tools/argo-rollouts).
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
+import { runSync } from '../lib/command.mjs';
 import { kubectl } from './kubectl.mjs';
 
 /**
@@ -32,9 +32,8 @@ const CRD_FILES = {
  * @param {string} goModuleDir @param {string} modulePath
  */
 function moduleDir(goModuleDir, modulePath) {
-  const out = execFileSync('go', ['mod', 'download', '-json', modulePath], {
+  const { stdout: out } = runSync('go', ['mod', 'download', '-json', modulePath], {
     cwd: path.join(ROOT, goModuleDir),
-    encoding: 'utf8',
     // go.sum in the repository is the checksum authority; the public checksum database is not reachable here.
     env: { ...process.env, GOFLAGS: '-mod=readonly', GOSUMDB: 'off' },
   });

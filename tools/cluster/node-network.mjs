@@ -3,19 +3,19 @@
 // the way down the removal of every interface, iptables chain and ip set the cluster made
 // (kube-proxy's and kube-router's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the
 // kernel settings put back as they were.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runSync, succeeds } from '../lib/command.mjs';
 import { NETWORK, PATHS, PORTS } from './layout.mjs';
 
 /** @param {string[]} args */
 function ip(args) {
-  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  runSync('ip', args);
 }
 
 /** @param {string} name */
 function linkExists(name) {
-  return spawnSync('ip', ['link', 'show', name], { stdio: 'ignore' }).status === 0;
+  return succeeds('ip', ['link', 'show', name]);
 }
 
 const SYSCTLS = {
@@ -69,9 +69,8 @@ const POD_FENCE = 'MERIDIAN-POD-EGRESS';
  * can reach the machine's network or its resolver.
  */
 function fencePods() {
-  execFileSync('iptables-restore', ['--noflush'], {
+  runSync('iptables-restore', ['--noflush'], {
     input: `*raw\n:${POD_FENCE} - [0:0]\n-A ${POD_FENCE} -s ${NETWORK.podCidr} ! -d ${NETWORK.testBlock} -j DROP\n-I PREROUTING 1 -j ${POD_FENCE}\nCOMMIT\n`,
-    stdio: ['pipe', 'ignore', 'pipe'],
   });
 }
 
@@ -84,9 +83,8 @@ const API_SERVER_LOOPBACK = 'MERIDIAN-APISERVER-LOOPBACK';
  */
 function apiServerOnLoopback() {
   const rule = `-d 127.0.0.1/32 -p tcp -m tcp --dport ${PORTS.apiServer} -j DNAT --to-destination ${NETWORK.nodeAddress}:${PORTS.apiServer}`;
-  execFileSync('iptables-restore', ['--noflush'], {
+  runSync('iptables-restore', ['--noflush'], {
     input: `*nat\n:${API_SERVER_LOOPBACK} - [0:0]\n-A ${API_SERVER_LOOPBACK} ${rule}\n-I OUTPUT 1 -j ${API_SERVER_LOOPBACK}\nCOMMIT\n`,
-    stdio: ['pipe', 'ignore', 'pipe'],
   });
 }
 
@@ -97,7 +95,7 @@ export function setUpNodeNetwork() {
   apiServerOnLoopback();
   if (!linkExists(NETWORK.nodeBridge)) ip(['link', 'add', NETWORK.nodeBridge, 'type', 'bridge']);
   const address = `${NETWORK.nodeAddress}/${NETWORK.nodePrefix}`;
-  if (!execFileSync('ip', ['-o', 'addr', 'show', 'dev', NETWORK.nodeBridge], { encoding: 'utf8' }).includes(address)) {
+  if (!runSync('ip', ['-o', 'addr', 'show', 'dev', NETWORK.nodeBridge]).stdout.includes(address)) {
     ip(['addr', 'add', address, 'dev', NETWORK.nodeBridge]);
   }
   ip(['link', 'set', NETWORK.nodeBridge, 'up']);
@@ -145,16 +143,16 @@ export function chainRemovalScript(saved) {
 
 /** @param {'iptables' | 'ip6tables'} family */
 function removeChains(family) {
-  const save = spawnSync(`${family}-save`, [], { encoding: 'utf8' });
-  if (save.status !== 0) return;
+  const save = runSync(`${family}-save`, [], { check: false });
+  if (save.exitCode !== 0) return;
   const script = chainRemovalScript(save.stdout);
-  if (script) execFileSync(`${family}-restore`, ['--noflush'], { input: script, stdio: ['pipe', 'ignore', 'pipe'] });
+  if (script) runSync(`${family}-restore`, ['--noflush'], { input: script });
 }
 
 /** The ip sets kube-router's policy controller made (KUBE-SRC-*, KUBE-DST-*; `inet6:` ones for IPv6). */
 export function clusterIpSets() {
-  const list = spawnSync('ipset', ['list', '-n'], { encoding: 'utf8' });
-  if (list.status !== 0) return [];
+  const list = runSync('ipset', ['list', '-n'], { check: false });
+  if (list.exitCode !== 0) return [];
   return list.stdout.split('\n').filter((name) => /^(inet6:)?KUBE-/.test(name));
 }
 
@@ -166,7 +164,7 @@ export function clusterIpSets() {
 export function tearDownNodeNetwork() {
   removeChains('iptables');
   removeChains('ip6tables');
-  for (const set of clusterIpSets()) spawnSync('ipset', ['destroy', set], { stdio: 'ignore' });
+  for (const set of clusterIpSets()) runSync('ipset', ['destroy', set], { check: false });
   restoreSysctls();
   for (const bridge of [NETWORK.podBridge, NETWORK.nodeBridge]) {
     if (linkExists(bridge)) ip(['link', 'delete', bridge]);

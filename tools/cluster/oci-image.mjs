@@ -1,11 +1,11 @@
 // A one-binary image as an OCI image layout archive, made without a registry or a
 // Docker engine: the cluster's own images (the pod sandbox, CoreDNS) are a static
 // binary on an empty root file system, which is all `FROM scratch` would give.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runSync } from '../lib/command.mjs';
 
 const sha256 = (/** @type {Buffer} */ bytes) => createHash('sha256').update(bytes).digest('hex');
 /** Node's names for the machine's architecture, in the spelling of OCI (and Go). @type {Partial<Record<NodeJS.Architecture, string>>} */
@@ -33,7 +33,7 @@ export function writeBinaryImage({ ref, binary, entrypoint, user = '65534:65534'
     copyFileSync(binary, path.join(rootfs, path.basename(binary)));
     // Reproducible layer: fixed owner and time, so the same binary gives the same digest.
     const layerTar = path.join(work, 'layer.tar');
-    execFileSync('tar', [
+    runSync('tar', [
       '--create',
       '--file',
       layerTar,
@@ -68,7 +68,7 @@ export function writeBinaryImage({ ref, binary, entrypoint, user = '65534:65534'
     const annotations = { 'org.opencontainers.image.ref.name': ref, 'io.containerd.image.name': ref };
     writeFileSync(path.join(layout, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: [{ ...manifest, annotations }] }));
     writeFileSync(path.join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
-    execFileSync('tar', ['--create', '--file', archive, '--directory', layout, '.']);
+    runSync('tar', ['--create', '--file', archive, '--directory', layout, '.']);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,9 +1,9 @@
 // The cluster's certificates, made with openssl: one CA, a serving certificate for
 // etcd, the API server and the kubelet, and a client certificate per component,
 // its identity in CN (user) and O (group) as Kubernetes' RBAC reads them.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { runSync } from '../lib/command.mjs';
 import { NETWORK, NODE_NAME, PATHS } from './layout.mjs';
 
 /** Short-lived on purpose: a cluster lives for one test run or one afternoon. */
@@ -55,7 +55,7 @@ export function pkiFiles(name) {
 
 /** @param {string[]} args */
 function openssl(args) {
-  execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  runSync('openssl', args);
 }
 
 /** @param {string} name */

@@ -3,8 +3,8 @@
 // its state folder) and puts back the kernel settings it changed. Every step is
 // harmless when there is nothing to remove, so it can run twice.
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { runSync, succeeds } from '../lib/command.mjs';
 import { COMPONENT_NAMES } from './components.mjs';
 import { CONTAINERD_NAMESPACE, PATHS, STATE_DIR } from './layout.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
@@ -53,9 +53,9 @@ function deleteContainerdTasks() {
   if (!pid) return;
   const ctr = path.join(path.dirname(readlinkSync(`/proc/${pid}/exe`)), 'ctr');
   const args = ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, '--timeout', '10s'];
-  const tasks = spawnSync(ctr, [...args, 'tasks', 'list', '--quiet'], { encoding: 'utf8', timeout: 15_000 });
-  for (const id of (tasks.stdout ?? '').split('\n').filter(Boolean)) {
-    spawnSync(ctr, [...args, 'tasks', 'delete', '--force', id], { stdio: 'ignore', timeout: 15_000 });
+  const tasks = runSync(ctr, [...args, 'tasks', 'list', '--quiet'], { check: false, timeoutMs: 15_000 });
+  for (const id of tasks.stdout.split('\n').filter(Boolean)) {
+    runSync(ctr, [...args, 'tasks', 'delete', '--force', id], { check: false, timeoutMs: 15_000 });
   }
 }
 
@@ -70,7 +70,7 @@ function mountsUnderState() {
 
 function unmountAll() {
   for (const point of mountsUnderState()) {
-    if (spawnSync('umount', [point], { stdio: 'ignore' }).status !== 0) spawnSync('umount', ['--lazy', point], { stdio: 'ignore' });
+    if (!succeeds('umount', [point])) succeeds('umount', ['--lazy', point]);
   }
 }
 

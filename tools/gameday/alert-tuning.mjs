@@ -26,8 +26,15 @@ export const AVAILABILITY_OBJECTIVE = Number((1 - JA_SHARE / 12).toFixed(4));
  */
 export const LATENCY_THRESHOLD_SECONDS = 0.5;
 
-/** Manifest failures within the window that make a burst: three page loads of one tab. */
-export const MANIFEST_FAILURE_THRESHOLD = 2;
+/**
+ * The browsers' alerts within the window: the share of page views reporting a failure, and the
+ * minimums of page views and of reports that one tab reloading every few seconds reaches (the
+ * chart's defaults ask for what a site of real visitors has: 50 page views, 10 reports).
+ */
+export const CLIENT_FAILURE_SHARE = 0.5;
+export const CLIENT_MINIMUMS = { minPageViews: 3, minReports: 3 };
+/** The chunks fault's one tab gives up once: one blocked reload among its few page views. */
+export const BLOCKED_MINIMUMS = { minPageViews: 1, minReports: 1 };
 
 /** How far back the windowed alerts look, so how long after its fault each keeps firing. */
 export const ALERT_WINDOW = '1m';
@@ -56,17 +63,18 @@ const ALERTS = {
   },
   MeridianClientManifestFetchFailureBurst: {
     for: '10s',
-    threshold: MANIFEST_FAILURE_THRESHOLD,
+    threshold: CLIENT_FAILURE_SHARE,
     window: ALERT_WINDOW,
+    ...CLIENT_MINIMUMS,
     annotations: {
-      summary: `Browsers report a burst of manifest, payload or latest-build fetch failures ({{ $value | humanize }} in ${ALERT_WINDOW})`,
-      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers reported more than ${MANIFEST_FAILURE_THRESHOLD} failed fetches of the build manifest, page payloads or /builds/latest.json in ${ALERT_WINDOW}, for 10 s (game day settings).`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers reported failed fetches of the build manifest, page payloads or /builds/latest.json for more than ${CLIENT_FAILURE_SHARE * 100}% of the page views of the last ${ALERT_WINDOW} (at least ${CLIENT_MINIMUMS.minPageViews} page views, ${CLIENT_MINIMUMS.minReports} of them failing), for 10 s (game day settings).`,
     },
   },
   MeridianChunkReloadBlocked: {
     window: ALERT_WINDOW,
+    ...BLOCKED_MINIMUMS,
     annotations: {
-      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers hit a missing JavaScript chunk again after reloading for it in the last ${ALERT_WINDOW} (game day settings): pages and assets of different builds are being served together.`,
+      description: `In {{ $labels.namespace }}, job {{ $labels.job }}, browsers hit a missing JavaScript chunk again after reloading for it in the last ${ALERT_WINDOW} (game day settings: one blocked page view is enough): pages and assets of different builds are being served together.`,
     },
   },
   MeridianRolloutStuck: {

@@ -3,6 +3,8 @@
 // file any browser opens) to gameday-report/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { circle, line, linearScale, rect, svgDocument, text } from '../lib/svg.mjs';
+import { markdownTable } from '../lib/table.mjs';
 
 /** @typedef {import('./run.mjs').GamedayResult} GamedayResult @typedef {import('./run.mjs').FaultResult} FaultResult */
 
@@ -42,19 +44,8 @@ function runbookOutcome(entry) {
   return `${entry.steps.length} steps${failed ? `, ${failed} failed` : ''}${missed ? `, ${missed} findings missing` : ''}; ${panel}`;
 }
 
-/** The rows as an aligned text table. @param {string[][]} rows */
-export function formatTable(rows) {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  const line = (/** @type {string[]} */ row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(rows[0] ?? []), widths.map((width) => '─'.repeat(width)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
-
-/** @param {string} text */
-const escapeXml = (text) => text.replace(/[<>&"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[char] ?? char);
+/** The rows (the first the header) as an aligned table. @param {string[][]} rows */
+export const formatTable = ([header = [], ...rows]) => markdownTable(header, rows, { aligned: true });
 
 /**
  * The timeline as SVG: per fault, a bar from injection to removal (the fault live), one from
@@ -63,49 +54,49 @@ const escapeXml = (text) => text.replace(/[<>&"]/g, (char) => ({ '<': '&lt;', '>
  */
 export function timelineSvg(result) {
   const lane = 34;
-  const left = 300;
   const width = 1100;
   const top = 50;
   const start = result.faultsAt;
   const end = Math.max(result.endedAt, start + 1000);
-  const x = (/** @type {number} */ at) => left + ((at - start) / (end - start)) * (width - left - 20);
+  const x = linearScale([start, end], [300, width - 20]);
   const parts = [
-    `<text x="10" y="24" font-size="16" font-weight="bold">Game day in ${escapeXml(result.namespace)}: faults injected at ${new Date(start).toISOString()}</text>`,
+    text(10, 24, `Game day in ${result.namespace}: faults injected at ${new Date(start).toISOString()}`, {
+      'font-size': 16,
+      'font-weight': 'bold',
+    }),
   ];
   for (let tick = 0; tick <= (end - start) / 1000; tick += 30) {
     const at = x(start + tick * 1000);
-    parts.push(`<line x1="${at}" y1="${top - 8}" x2="${at}" y2="${top + lane * result.faults.length}" stroke="#ddd"/>`);
-    parts.push(`<text x="${at}" y="${top - 12}" font-size="10" text-anchor="middle">${tick} s</text>`);
+    parts.push(line(at, top - 8, at, top + lane * result.faults.length, { stroke: '#ddd' }));
+    parts.push(text(at, top - 12, `${tick} s`, { 'font-size': 10, 'text-anchor': 'middle' }));
   }
   result.faults.forEach((entry, index) => {
     const y = top + index * lane;
-    parts.push(`<text x="10" y="${y + 20}" font-size="12">${escapeXml(`${entry.id} → ${entry.alert}`)}</text>`);
+    parts.push(text(10, y + 20, `${entry.id} → ${entry.alert}`));
     const injected = entry.injectedAt ?? start;
     const removed = entry.removedAt ?? result.endedAt;
-    parts.push(
-      `<rect x="${x(injected)}" y="${y + 8}" width="${Math.max(1, x(removed) - x(injected))}" height="16" fill="#f4a6a6"><title>fault live</title></rect>`,
-    );
-    if (entry.resolvedAt)
-      parts.push(
-        `<rect x="${x(removed)}" y="${y + 8}" width="${Math.max(1, x(entry.resolvedAt) - x(removed))}" height="16" fill="#a6d4f4"><title>until resolved</title></rect>`,
-      );
-    for (const [at, colour, label] of /** @type {[number | undefined, string, string][]} */ ([
+    const bar = (/** @type {number} */ from, /** @type {number} */ to, /** @type {string} */ fill, /** @type {string} */ title) =>
+      rect({ x: x(from), y: y + 8, width: Math.max(1, x(to) - x(from)), height: 16, fill, title });
+    parts.push(bar(injected, removed, '#f4a6a6', 'fault live'));
+    if (entry.resolvedAt) parts.push(bar(removed, entry.resolvedAt, '#a6d4f4', 'until resolved'));
+    for (const [at, fill, label] of /** @type {[number | undefined, string, string][]} */ ([
       [entry.firedAt, '#c00', 'fired'],
       [entry.notifiedAt, '#06c', 'notified'],
       [entry.resolvedAt, '#080', 'resolved'],
     ]))
-      if (at)
-        parts.push(
-          `<circle cx="${x(at)}" cy="${y + 16}" r="5" fill="${colour}"><title>${label} after ${seconds(injected, at)}</title></circle>`,
-        );
-    if (entry.error)
-      parts.push(`<text x="${x(removed) + 6}" y="${y + 20}" font-size="10" fill="#c00">${escapeXml(entry.error.slice(0, 80))}</text>`);
+      if (at) parts.push(circle(x(at), y + 16, 5, fill, `${label} after ${seconds(injected, at)}`));
+    if (entry.error) parts.push(text(x(removed) + 6, y + 20, entry.error.slice(0, 80), { 'font-size': 10, fill: '#c00' }));
   });
   const legendY = top + lane * result.faults.length + 24;
   parts.push(
-    `<text x="10" y="${legendY}" font-size="11">red bar: fault live · blue bar: removed, awaiting the resolved notification · dots: fired (red), notified (blue), resolved (green)</text>`,
+    text(
+      10,
+      legendY,
+      'red bar: fault live · blue bar: removed, awaiting the resolved notification · dots: fired (red), notified (blue), resolved (green)',
+      { 'font-size': 11 },
+    ),
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${legendY + 16}" font-family="sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n${parts.join('\n')}\n</svg>\n`;
+  return `${svgDocument({ width, height: legendY + 16, fontSize: 12 }, parts)}\n`;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Reads the `# --` comments of the chart's values.yaml (helm-docs' convention): the chart
 // README's values table is generated from them, so the two cannot drift apart.
 import { isMap, isScalar, parseDocument } from 'yaml';
+import { markdownTable } from '../lib/table.mjs';
 
 /** @typedef {import('yaml').YAMLMap<unknown, unknown>} ValuesMap */
 /** @typedef {import('yaml').Pair<unknown, unknown>} ValuesPair */
@@ -79,17 +80,15 @@ export function documentationGaps(valuesYaml) {
   };
 }
 
-const cell = (/** @type {string} */ text) => text.replaceAll('|', '\\|');
-
 /**
  * The Markdown values table: one row per documented key.
  * @param {string} valuesYaml
  */
 export function valuesTable(valuesYaml) {
   const rows = valuesEntries(valuesYaml).flatMap(({ path, defaultJson, description }) =>
-    description ? [`| \`${path}\` | \`${cell(defaultJson)}\` | ${cell(description)} |`] : [],
+    description ? [[`\`${path}\``, `\`${defaultJson}\``, description]] : [],
   );
-  return ['| Key | Default | Description |', '|---|---|---|', ...rows].join('\n');
+  return markdownTable(['Key', 'Default', 'Description'], rows);
 }
 
 export const TABLE_START = '<!-- values table: generated from values.yaml by `npm run helm:values-table` -->';

@@ -1,11 +1,11 @@
 // Builds the app once per source state: the hash of everything that shapes the
 // build is kept beside it, and an unchanged tree reuses the build. In tools/ because the
 // bench and the rollout demo run the same builds as the tests.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SERVER_ENTRY } from './app-server.mjs';
+import { runSync } from './command.mjs';
 
 const INPUTS = [
   'src',
@@ -72,11 +72,7 @@ export function ensureBuild(env = {}) {
     return;
   }
   console.log('build: npm run build');
-  execFileSync('npm', ['run', 'build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-  });
+  runSync('npm', ['run', 'build'], { cwd: ROOT, echo: true, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env } });
   writeFileSync(HASH_FILE, wanted);
 }
 

@@ -37,3 +37,21 @@ export function exitAsFailure(label, exited, output) {
   failure.catch(() => {});
   return failure;
 }
+
+/**
+ * A check for waitFor: resolves once `url` answers 200, else throws its status (a redirect is
+ * an answer, not followed).
+ * @param {string} url
+ */
+export async function answers200(url) {
+  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5000) });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
+}
+
+/**
+ * Resolves once `url` answers 200, or rejects after `timeoutMs`.
+ * @param {string} url
+ * @param {number} [timeoutMs]
+ */
+export const waitForHttp = (url, timeoutMs = 30_000) => waitFor(`${url} to answer 200`, () => answers200(url), { timeoutMs });

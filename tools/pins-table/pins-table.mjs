@@ -1,5 +1,6 @@
 // The "Versions, and why" table of docs/cluster.md, generated from tools/pins.mjs
 // (`npm run pins:table`); a unit test fails while the doc is stale.
+import { markdownTable } from '../lib/table.mjs';
 import { PINS } from '../pins.mjs';
 
 export const TABLE_START = '<!-- pins-table:start -->';
@@ -18,18 +19,16 @@ function source(from) {
   return `Debian 12's \`${from.debian.name}\` (apt)`;
 }
 
-const cell = (/** @type {string} */ text) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-
 /** The Markdown table: one row per pin. */
 export function pinsTable() {
-  const rows = Object.values(PINS).map((pin) =>
-    [pin.name, pin.version, source(pin.from), pin.cache ? `\`~/.cache/meridian/${pin.cache}/\`` : '—', pin.why].map(cell),
-  );
-  return [
-    '| Tool | Version | Where it comes from | Cache | Why this version |',
-    '|---|---|---|---|---|',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
-  ].join('\n');
+  const rows = Object.values(PINS).map((pin) => [
+    pin.name,
+    pin.version,
+    source(pin.from),
+    pin.cache ? `\`~/.cache/meridian/${pin.cache}/\`` : '—',
+    pin.why,
+  ]);
+  return markdownTable(['Tool', 'Version', 'Where it comes from', 'Cache', 'Why this version'], rows);
 }
 
 /** `doc` with the text between the markers replaced by the table. @param {string} doc */

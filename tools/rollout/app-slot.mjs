@@ -36,7 +36,7 @@ export async function appSlot(name, env) {
     },
     /** SIGTERM, then waits for the process to exit (the whole drain); resolves with its exit code. */
     async stop() {
-      const code = await running?.stop();
+      const code = (await running?.stop()) ?? null;
       running = null;
       build = null;
       return code;

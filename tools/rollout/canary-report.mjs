@@ -3,7 +3,7 @@
 // as marks), an HTML page around it with the timeline, and the raw result as JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { escapeMarkup as escape } from './chart-svg.mjs';
+import { circle, element, escapeMarkup as escape, legend as drawLegend, line, linearScale, rect, svgDocument, text } from '../lib/svg.mjs';
 import { trafficTotals } from './traffic-totals.mjs';
 
 /** @typedef {Awaited<ReturnType<typeof import('./canary-demo.mjs').runCanaryDemo>>} CanaryResult */
@@ -28,11 +28,11 @@ const VERDICT_COLOURS = /** @type {Record<string, string>} */ ({
 export function canaryChartSvg(result) {
   const { buckets } = result.traffic;
   const endSecond = Math.max(buckets.length, ...result.events.map((event) => event.at / 1000)) + 1;
-  const x = (/** @type {number} */ second) => PLOT.left + ((WIDTH - PLOT.left - PLOT.right) * second) / endSecond;
-  const y = (/** @type {number} */ share) => PLOT.top + PLOT.height * (1 - share);
+  const x = linearScale([0, endSecond], [PLOT.left, WIDTH - PLOT.right]);
+  const y = linearScale([1, 0], [PLOT.top, PLOT.top + PLOT.height]);
   const builds = Object.keys(trafficTotals(result.traffic).builds).sort();
-  const colour = (/** @type {string} */ build) => BUILD_COLOURS[Math.max(0, builds.indexOf(build)) % BUILD_COLOURS.length];
-  const parts = [];
+  const colour = (/** @type {string} */ build) => BUILD_COLOURS[Math.max(0, builds.indexOf(build)) % BUILD_COLOURS.length] ?? '#888';
+  const parts = [text(PLOT.left, 12, `share of answers per build, each second (seconds 0–${Math.round(endSecond)})`)];
   // Stacked shares, one column per second.
   for (const bucket of buckets) {
     const answered = Object.values(bucket.builds).reduce((sum, count) => sum + count, 0);
@@ -40,51 +40,68 @@ export function canaryChartSvg(result) {
     for (const build of builds) {
       const share = answered ? (bucket.builds[build] ?? 0) / answered : 0;
       if (share === 0) continue;
-      parts.push(
-        `<rect x="${x(bucket.second).toFixed(1)}" y="${y(below + share).toFixed(1)}" width="${(x(1) - x(0)).toFixed(1)}" height="${(PLOT.height * share).toFixed(1)}" fill="${colour(build)}"/>`,
-      );
+      parts.push(rect({ x: x(bucket.second), y: y(below + share), width: x(1) - x(0), height: PLOT.height * share, fill: colour(build) }));
       below += share;
     }
     if (bucket.serverErrors + bucket.connectionErrors > 0)
       parts.push(
-        `<circle cx="${x(bucket.second + 0.5).toFixed(1)}" cy="${PLOT.top - 6}" r="3" fill="#c93c3c"><title>${bucket.serverErrors} 5xx, ${bucket.connectionErrors} connection errors</title></circle>`,
+        circle(
+          x(bucket.second + 0.5),
+          PLOT.top - 6,
+          3,
+          '#c93c3c',
+          `${bucket.serverErrors} 5xx, ${bucket.connectionErrors} connection errors`,
+        ),
       );
   }
   for (const share of [0, 0.25, 0.5, 0.75, 1])
     parts.push(
-      `<line x1="${PLOT.left}" x2="${WIDTH - PLOT.right}" y1="${y(share)}" y2="${y(share)}" stroke="#0002"/><text x="${PLOT.left - 6}" y="${y(share) + 4}" text-anchor="end">${share * 100}%</text>`,
+      line(PLOT.left, y(share), WIDTH - PLOT.right, y(share), { stroke: '#0002' }),
+      text(PLOT.left - 6, y(share) + 4, `${share * 100}%`, { 'text-anchor': 'end' }),
     );
   // Analyses: from their start to their verdict.
   const seconds = (/** @type {number} */ at) => (at - result.startedAt) / 1000;
   for (const run of result.analyses) {
     const from = seconds(run.startedAt);
     const to = run.endedAt ? seconds(run.endedAt) : endSecond;
+    const fill = VERDICT_COLOURS[run.phase] ?? '#999';
     parts.push(
-      `<rect x="${x(from).toFixed(1)}" y="${LANES.analysis - 12}" width="${Math.max(2, x(to) - x(from)).toFixed(1)}" height="16" fill="${VERDICT_COLOURS[run.phase] ?? '#999'}"><title>${escape(`${run.name}: ${run.phase}`)}</title></rect>`,
-      `<text x="${(x(from) + 4).toFixed(1)}" y="${LANES.analysis}" fill="#fff">${escape(`${run.build} ${run.phase}`)}</text>`,
+      rect({
+        x: x(from),
+        y: LANES.analysis - 12,
+        width: Math.max(2, x(to) - x(from)),
+        height: 16,
+        fill,
+        title: `${run.name}: ${run.phase}`,
+      }),
+      text(x(from) + 4, LANES.analysis, `${run.build} ${run.phase}`, { fill: '#fff' }),
     );
   }
   for (const event of result.events) {
-    const at = x(event.at / 1000).toFixed(1);
+    const at = x(event.at / 1000);
     if (event.kind === 'tab-moved' || event.kind === 'tab-opened')
       parts.push(
-        `<path d="M${at},${LANES.tabs - 8} l5,8 l-5,8 l-5,-8 z" fill="${colour(event.build ?? '')}"><title>${escape(event.label)}</title></path>`,
+        element(
+          'path',
+          { d: `M${at.toFixed(1)},${LANES.tabs - 8} l5,8 l-5,8 l-5,-8 z`, fill: colour(event.build ?? '') },
+          { title: event.label },
+        ),
       );
-    if (event.kind === 'canary-step')
-      parts.push(
-        `<line x1="${at}" x2="${at}" y1="${LANES.steps - 10}" y2="${LANES.steps + 6}" stroke="#333"><title>${escape(event.label)}</title></line>`,
-      );
+    if (event.kind === 'canary-step') parts.push(line(at, LANES.steps - 10, at, LANES.steps + 6, { stroke: '#333', title: event.label }));
   }
-  const labels = [
+  for (const [label, top] of /** @type {[string, number][]} */ ([
     ['analysis runs', LANES.analysis],
     ['tabs (opened, moved)', LANES.tabs],
     ['Rollout changes', LANES.steps],
-  ].map(([text, top]) => `<text x="${PLOT.left}" y="${Number(top) - 16}">${text}</text>`);
-  const legend = builds.map(
-    (build, index) =>
-      `<rect x="${PLOT.left + index * 160}" y="${HEIGHT - 14}" width="10" height="10" fill="${colour(build)}"/><text x="${PLOT.left + index * 160 + 14}" y="${HEIGHT - 5}">${escape(build)}</text>`,
+  ]))
+    parts.push(text(PLOT.left, top - 16, label));
+  parts.push(
+    drawLegend(
+      builds.map((build) => [colour(build), build]),
+      { x: PLOT.left, y: HEIGHT - 5, spacing: 160, size: 10 },
+    ),
   );
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="11"><text x="${PLOT.left}" y="12">share of answers per build, each second (seconds 0–${Math.round(endSecond)})</text>${parts.join('')}${labels.join('')}${legend.join('')}</svg>`;
+  return svgDocument({ width: WIDTH, height: HEIGHT, fontSize: 11 }, parts);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The rollout over time as one SVG: answers per second by build, errors, each
 // process's life in the load balancer, and when the browser switched.
+import { legend as drawLegend, line, linearScale, rect, svgDocument, text as svgText } from '../lib/svg.mjs';
 
 const WIDTH = 1000;
 const LEFT = 70;
@@ -9,34 +10,13 @@ const BARS_HEIGHT = 260;
 const LANE_HEIGHT = 22;
 const LANE_GAP = 8;
 const COLORS = { from: '#4c78a8', to: '#f58518', error: '#d62728', browser: '#2ca02c', grid: '#ddd', text: '#333' };
-/** @type {Record<string, string>} */
-const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 /** @typedef {import('./scenario.mjs').RolloutResult} RolloutResult */
 /** @typedef {import('./scenario.mjs').RolloutEvent} RolloutEvent */
 /** @typedef {(second: number) => number} Scale seconds to the chart's x */
 
-/**
- * `value` as text inside HTML or SVG.
- * @param {unknown} value
- */
-export const escapeMarkup = (value) => String(value).replace(/[&<>"]/g, (c) => ENTITIES[c] ?? c);
-/**
- * @param {number} x
- * @param {number} y
- * @param {string | number} content
- */
-const text = (x, y, content, attrs = '', fill = COLORS.text) =>
-  `<text x="${x}" y="${y}" font-size="12" fill="${fill}" ${attrs}>${escapeMarkup(content)}</text>`;
-/**
- * @param {number} x
- * @param {number} y
- * @param {number} width
- * @param {number} height
- * @param {string} fill
- */
-const rect = (x, y, width, height, fill, attrs = '') =>
-  `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, width).toFixed(1)}" height="${Math.max(0, height).toFixed(1)}" fill="${fill}" ${attrs}/>`;
+/** @param {number} x @param {number} y @param {string | number} content @param {import('../lib/svg.mjs').Attributes} [attributes] */
+const text = (x, y, content, attributes = {}) => svgText(x, y, content, { fill: COLORS.text, ...attributes });
 
 /**
  * Axis step and maximum: a half power of ten, and room above the highest bar.
@@ -59,18 +39,14 @@ function bars(result, x, seconds) {
   const y = (/** @type {number} */ value) => BARS_TOP + BARS_HEIGHT - (value / max) * BARS_HEIGHT;
   const parts = [];
   for (let tick = 0; tick <= max; tick += step) {
-    parts.push(`<line x1="${LEFT}" x2="${RIGHT}" y1="${y(tick)}" y2="${y(tick)}" stroke="${COLORS.grid}"/>`);
-    parts.push(text(LEFT - 8, y(tick) + 4, tick, 'text-anchor="end"'));
+    parts.push(line(LEFT, y(tick), RIGHT, y(tick), { stroke: COLORS.grid }));
+    parts.push(text(LEFT - 8, y(tick) + 4, tick, { 'text-anchor': 'end' }));
   }
   for (let second = 0; second <= seconds; second += 5)
-    parts.push(text(x(second), BARS_TOP + BARS_HEIGHT + 16, `${second}s`, 'text-anchor="middle"'));
+    parts.push(text(x(second), BARS_TOP + BARS_HEIGHT + 16, `${second}s`, { 'text-anchor': 'middle' }));
+  const middle = BARS_TOP + BARS_HEIGHT / 2;
   parts.push(
-    text(
-      12,
-      BARS_TOP + BARS_HEIGHT / 2,
-      'requests / s',
-      `transform="rotate(-90 12 ${BARS_TOP + BARS_HEIGHT / 2})" text-anchor="middle" dominant-baseline="hanging"`,
-    ),
+    text(12, middle, 'requests / s', { transform: `rotate(-90 12 ${middle})`, 'text-anchor': 'middle', 'dominant-baseline': 'hanging' }),
   );
   const width = x(1) - x(0) - 1;
   for (const bucket of buckets) {
@@ -83,7 +59,7 @@ function bars(result, x, seconds) {
       [errors, COLORS.error],
     ];
     for (const [count, color] of stack) {
-      parts.push(rect(x(bucket.second), y(stacked + count), width, y(stacked) - y(stacked + count), color));
+      parts.push(rect({ x: x(bucket.second), y: y(stacked + count), width, height: y(stacked) - y(stacked + count), fill: color }));
       stacked += count;
     }
   }
@@ -123,18 +99,16 @@ function lanes(result, x, seconds, top) {
     const { sigterm, outOfRotation, exited, inRotation } = slotPhases(result.events, slot);
     // A phase a lane never had (no SIGTERM, no exit) draws nothing.
     const known = (/** @type {number[]} */ ...seconds) => seconds.every(Number.isFinite);
-    const span = (/** @type {number} */ from, /** @type {number} */ to, /** @type {string} */ color, attrs = '') =>
-      known(from, to) ? rect(x(from), laneTop, x(to) - x(from), LANE_HEIGHT, color, attrs) : '';
-    const label = (/** @type {number} */ at, /** @type {string} */ words, attrs = '') =>
-      known(at) ? text(x(at) + 4, laneTop + 15, words, attrs) : '';
+    const span = (/** @type {number} */ from, /** @type {number} */ to, /** @type {string} */ fill, opacity = 1) =>
+      known(from, to) ? rect({ x: x(from), y: laneTop, width: x(to) - x(from), height: LANE_HEIGHT, fill, opacity }) : '';
     return [
-      text(LEFT - 8, laneTop + 15, slot, 'text-anchor="end"'),
+      text(LEFT - 8, laneTop + 15, slot, { 'text-anchor': 'end' }),
       span(0, sigterm, COLORS.from),
-      span(sigterm, outOfRotation, COLORS.from, 'opacity="0.6"'),
-      span(outOfRotation, exited, COLORS.from, 'opacity="0.25"'),
+      span(sigterm, outOfRotation, COLORS.from, 0.6),
+      span(outOfRotation, exited, COLORS.from, 0.25),
       span(inRotation, seconds, COLORS.to),
-      label(sigterm, 'draining'),
-      known(exited, inRotation) ? text((x(exited) + x(inRotation)) / 2, laneTop + 15, 'starting', 'text-anchor="middle"') : '',
+      known(sigterm) ? text(x(sigterm) + 4, laneTop + 15, 'draining') : '',
+      known(exited, inRotation) ? text((x(exited) + x(inRotation)) / 2, laneTop + 15, 'starting', { 'text-anchor': 'middle' }) : '',
     ].join('\n');
   });
   return { svg: parts.join('\n'), height: slots.length * (LANE_HEIGHT + LANE_GAP) };
@@ -164,9 +138,9 @@ function markers(result, x, bottom) {
       const lineX = x(event.at / 1000);
       const labelY = BARS_TOP - 22 + (index % 2) * 13;
       return [
-        `<line x1="${lineX}" x2="${lineX}" y1="${labelY + 3}" y2="${bottom}" stroke="${color}" stroke-dasharray="4 3"/>`,
+        line(lineX, labelY + 3, lineX, bottom, { stroke: color, 'stroke-dasharray': '4 3' }),
         // A white outline keeps a label readable where another marker's line crosses it.
-        text(lineX + 3, labelY, markerLabel(event), 'stroke="#fff" stroke-width="3" paint-order="stroke"', color),
+        text(lineX + 3, labelY, markerLabel(event), { fill: color, stroke: '#fff', 'stroke-width': 3, 'paint-order': 'stroke' }),
       ].join('\n');
     })
     .join('\n');
@@ -184,15 +158,8 @@ function legend(result, y) {
     [COLORS.error, 'not 200, or no answer'],
     [COLORS.browser, 'the open tab'],
   ];
-  const swatches = items.map(
-    ([color, label], index) => `${rect(LEFT + index * 200, y - 10, 12, 12, color)}${text(LEFT + index * 200 + 18, y, label)}`,
-  );
-  const lanes = text(
-    LEFT,
-    y + 20,
-    "Lanes: dark, in haproxy's rotation; middle, draining and still in it; pale, draining out of it; gap, no process.",
-  );
-  return [...swatches, lanes].join('\n');
+  const lanes = "Lanes: dark, in haproxy's rotation; middle, draining and still in it; pale, draining out of it; gap, no process.";
+  return `${drawLegend(items, { x: LEFT, y, spacing: 200, textFill: COLORS.text })}\n${text(LEFT, y + 20, lanes)}`;
 }
 
 /**
@@ -202,18 +169,14 @@ function legend(result, y) {
 export function rolloutChartSvg(result) {
   const seconds = result.traffic.buckets.length;
   /** @type {Scale} */
-  const x = (second) => LEFT + (second / seconds) * (RIGHT - LEFT);
+  const x = linearScale([0, seconds], [LEFT, RIGHT]);
   const lanesTop = BARS_TOP + BARS_HEIGHT + 32;
   const laneView = lanes(result, x, seconds, lanesTop);
   const bottom = lanesTop + laneView.height;
-  const height = bottom + 50;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif">`,
-    `<rect width="${WIDTH}" height="${height}" fill="#fff"/>`,
+  return svgDocument({ width: WIDTH, height: bottom + 50, fontSize: 12 }, [
     bars(result, x, seconds),
     laneView.svg,
     markers(result, x, bottom),
     legend(result, bottom + 20),
-    '</svg>',
-  ].join('\n');
+  ]);
 }

@@ -35,12 +35,17 @@ const SCRAPE_INTERVAL = '1s';
 /**
  * A Prometheus scraping each release as its ServiceMonitor says (and whatever `monitors`
  * name besides), every `scrapeInterval` (1 s unless given; the scrape's timeout too), with
- * the releases' PrometheusRule groups loaded; on a free loopback port unless `listen` says where.
+ * the releases' PrometheusRule groups loaded (their alerts sent to `alertmanagerUrl`, if given);
+ * on a free loopback port unless `listen` says where.
  * @param {{ release: string, namespace: string }[]} releaseRefs
  * @param {string} dir
- * @param {{ listen?: { address: string, port: number }, monitors?: Parameters<typeof scrapeConfigsFor>[0][], scrapeInterval?: string }} [options]
+ * @param {{ listen?: { address: string, port: number }, monitors?: Parameters<typeof scrapeConfigsFor>[0][], scrapeInterval?: string, alertmanagerUrl?: string }} [options]
  */
-export async function startReleasePrometheus(releaseRefs, dir, { listen, monitors = [], scrapeInterval = SCRAPE_INTERVAL } = {}) {
+export async function startReleasePrometheus(
+  releaseRefs,
+  dir,
+  { listen, monitors = [], scrapeInterval = SCRAPE_INTERVAL, alertmanagerUrl } = {},
+) {
   const scrapeConfigs = monitors.flatMap((monitor) => scrapeConfigsFor(monitor, { kubeconfigFile: PATHS.adminKubeconfig, scrapeInterval }));
   const ruleFiles = [];
   for (const releaseRef of releaseRefs) {
@@ -66,6 +71,7 @@ export async function startReleasePrometheus(releaseRefs, dir, { listen, monitor
     ruleFiles,
     scrapeInterval,
     binary,
+    alertmanagerUrl,
   });
 }
 

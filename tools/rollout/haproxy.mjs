@@ -1,10 +1,10 @@
 // Debian's haproxy as a child process, in the foreground, with a generated config.
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { exitAsFailure, waitFor } from '../lib/wait.mjs';
+import { runSync } from '../lib/command.mjs';
+import { startDaemon } from '../lib/daemon.mjs';
+import { waitFor } from '../lib/wait.mjs';
 import { haproxyConfig } from './haproxy-config.mjs';
 
 const HAPROXY_PATH = '/usr/sbin/haproxy';
@@ -55,19 +55,17 @@ export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
   const configFile = path.join(dir, 'haproxy.cfg');
   const statsSocket = path.join(dir, 'haproxy.sock');
   writeFileSync(configFile, haproxyConfig({ port, servers, statsSocket, forwardFor }));
-  const check = spawnSync(HAPROXY_PATH, ['-c', '-q', '-f', configFile], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`haproxy: ${configFile} is invalid:\n${check.stderr}${check.stdout}`);
+  const check = runSync(HAPROXY_PATH, ['-c', '-q', '-f', configFile], { check: false });
+  if (check.exitCode !== 0) throw new Error(`haproxy: ${configFile} is invalid:\n${check.stderr}${check.stdout}`);
 
   // -db: foreground, so the process is ours to stop; -W would fork a worker.
-  const child = spawn(HAPROXY_PATH, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = once(child, 'exit');
-  await Promise.race([
-    waitFor('haproxy to open its stats socket', () => askStatsSocket(statsSocket, 'show info')),
-    exitAsFailure('haproxy', exited, () => output),
-  ]);
+  const haproxy = await startDaemon({
+    name: 'haproxy',
+    command: HAPROXY_PATH,
+    args: ['-db', '-f', configFile],
+    ready: () => askStatsSocket(statsSocket, 'show info'),
+    readyTimeoutMs: 10_000,
+  });
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -87,10 +85,6 @@ export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
       );
     },
     statuses: () => serverStatuses(statsSocket),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => haproxy.stop(),
   };
 }

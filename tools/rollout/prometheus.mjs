@@ -1,11 +1,10 @@
 // Prometheus as a child process on loopback, for the tests and the rollout
 // scenarios: it scrapes app processes' metrics ports and loads rules. Debian's by
 // default; the cluster's runs the one built beside Kubernetes (with Kubernetes discovery).
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { waitForHttp } from '../lib/app-server.mjs';
+import { startDaemon } from '../lib/daemon.mjs';
+import { answers200 } from '../lib/wait.mjs';
 
 const PROMETHEUS_PATH = '/usr/bin/prometheus';
 /** Longer than any query of these scenarios takes, well below their waits. */
@@ -49,26 +48,19 @@ export async function startPrometheus({
       scrape_configs: scrapeConfigs ?? [{ job_name: 'meridian', static_configs: [{ targets }] }],
     }),
   );
-  const child = spawn(
-    binary,
-    [
+  const url = `http://${listenAddress}:${port}`;
+  const prometheus = await startDaemon({
+    name: 'prometheus',
+    command: binary,
+    args: [
       `--config.file=${configFile}`,
       `--storage.tsdb.path=${path.join(dir, 'prometheus-data')}`,
       `--web.listen-address=${listenAddress}:${port}`,
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
-  const exited = once(child, 'exit');
-  const url = `http://${listenAddress}:${port}`;
-  const diedEarly = exited.then(([code, signal]) => {
-    throw new Error(`prometheus exited (${code ?? signal}) before it was ready:\n${output}`);
+    ready: () => answers200(`${url}/-/ready`),
+    readyTimeoutMs: 20_000,
   });
-  diedEarly.catch(() => {});
-  await Promise.race([waitForHttp(`${url}/-/ready`, 20_000), diedEarly]);
 
   /**
    * @param {string} endpoint
@@ -111,10 +103,6 @@ export async function startPrometheus({
      */
     queryRange: (expr, startMs, endMs) =>
       api('query_range', { query: expr, start: String(startMs / 1000), end: String(endMs / 1000), step: scrapeInterval }),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => prometheus.stop(),
   };
 }

@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
-import { escapeMarkup as escape, rolloutChartSvg } from './chart-svg.mjs';
+import { escapeMarkup as escape } from '../lib/svg.mjs';
+import { rolloutChartSvg } from './chart-svg.mjs';
 import { trafficTotals } from './traffic-totals.mjs';
 
 /** @typedef {import('./scenario.mjs').RolloutResult} RolloutResult */

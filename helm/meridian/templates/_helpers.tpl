@@ -232,3 +232,10 @@ name fit, else shortened with a hash of both so that it stays unique.
 {{- printf "%s-%s" ($name | trunc 27 | trimSuffix "-") (sha256sum $name | trunc 12) }}
 {{- end }}
 {{- end }}
+
+{{/*
+The Secret holding the page-view token keys: the user's, or the one the chart creates.
+*/}}
+{{- define "meridian.telemetryTokenSecret" -}}
+{{- .Values.app.telemetryTokenKeys.existingSecret | default (printf "%s-telemetry" (include "meridian.fullname" .)) }}
+{{- end }}

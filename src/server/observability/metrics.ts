@@ -28,8 +28,39 @@ export const PEER_FILE_KINDS = ['asset', 'manifest'] as const;
 /** `misrouted` counts each miss from a pod of another build than the file's, asked again; the others, each forward's end. */
 export const PEER_FORWARD_RESULTS = ['served', 'missing', 'failed', 'busy', 'misrouted'] as const;
 
+/** Why a beacon (or one event of it: `replay`) was refused at /api/telemetry (serving/telemetry/). */
+export const TELEMETRY_REJECTIONS = [
+  'rate_limited',
+  'method_not_allowed',
+  'cross_site',
+  'cross_origin',
+  'no_origin',
+  'unsupported_media_type',
+  'payload_too_large',
+  'request_timeout',
+  'aborted',
+  'invalid_json',
+  'invalid_batch',
+  'no_token',
+  'bad_token',
+  'expired_token',
+  'replay',
+  'bad_relay',
+  'bad_request',
+] as const;
+
+/** How a beacon of another pod's page-view token went to that pod (serving/telemetry/beacon-relay.ts). */
+export const TELEMETRY_RELAY_RESULTS = ['relayed', 'owner_gone', 'owner_busy', 'shed'] as const;
+
+export type TelemetryRejection = (typeof TELEMETRY_REJECTIONS)[number];
+
 export type PeerFileKind = (typeof PEER_FILE_KINDS)[number];
 export type PeerForwardResult = (typeof PEER_FORWARD_RESULTS)[number];
+
+/** Why a render was refused (src/server/rendering/renderer.ts): every slot and the queue taken, or no renderer up (starting, restarting). */
+export const SHED_REASONS = ['queue_full', 'renderer_down'] as const;
+
+export type ShedReason = (typeof SHED_REASONS)[number];
 
 /** From 5 ms to 10 s: a prerendered page answers in the first buckets, a cold render in the last. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -77,6 +108,42 @@ export function createMetrics(build: BuildInfo) {
       labelNames: ['kind', 'result'] as const,
       registers: [registry],
     }),
+    renderShed: new Counter({
+      name: 'meridian_render_shed_total',
+      help: 'Requests for Next that were answered 503 with Retry-After instead of rendered, by reason (queue_full: every render slot and the queue taken; renderer_down: the renderer starting or restarting).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    rendersInFlight: new Gauge({
+      name: 'meridian_renders_in_flight',
+      help: 'Requests being rendered by the renderer process right now (at most RENDER_CONCURRENCY).',
+      registers: [registry],
+    }),
+    rendersQueued: new Gauge({
+      name: 'meridian_renders_queued',
+      help: 'Requests waiting for a render slot right now (at most RENDER_QUEUE).',
+      registers: [registry],
+    }),
+    rendererUp: new Gauge({
+      name: 'meridian_renderer_up',
+      help: "1 while the renderer process (Next's request handler) listens, 0 while it starts or restarts.",
+      registers: [registry],
+    }),
+    rendererRestarts: new Counter({
+      name: 'meridian_renderer_restarts_total',
+      help: 'Times the renderer process died and was started again.',
+      registers: [registry],
+    }),
+    rendererCpuSeconds: new Counter({
+      name: 'meridian_renderer_cpu_seconds_total',
+      help: 'CPU time (user and system) the renderer process used, over all its restarts.',
+      registers: [registry],
+    }),
+    rendererResidentMemory: new Gauge({
+      name: 'meridian_renderer_resident_memory_bytes',
+      help: 'Resident memory of the renderer process (0 while it is down); the serving process reports its own as process_resident_memory_bytes.',
+      registers: [registry],
+    }),
     buildInfo: new Gauge({
       name: 'meridian_build_info',
       help: 'The build this process serves; always 1.',
@@ -97,13 +164,31 @@ export function createMetrics(build: BuildInfo) {
     }),
     clientEvents: new Counter({
       name: 'meridian_client_events_total',
-      help: "Events reported by browsers through /api/telemetry, by the page build (self: this server's build).",
+      help: "Events reported by browsers through /api/telemetry and counted (each kind once per page view), by the page view token's build (self: this server's build).",
       labelNames: ['event', 'page_build'] as const,
       registers: [registry],
     }),
     pageLoads: new Counter({
       name: 'meridian_page_loads_total',
       help: 'Pages this server answered to a browser loading them (a navigation: Sec-Fetch-Dest document, or Upgrade-Insecure-Requests over plain HTTP), whatever the status.',
+      registers: [registry],
+    }),
+    telemetryRejected: new Counter({
+      name: 'meridian_telemetry_rejected_total',
+      help: 'Beacons refused at /api/telemetry by reason, and events refused in accepted beacons (replay: a page view reporting a kind again).',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
+    telemetryRelays: new Counter({
+      name: 'meridian_telemetry_relays_total',
+      help: 'Beacons of a page view another pod issued, relayed to that pod to be counted there (owner_gone: counted here instead; owner_busy: no answer in time, and shed: too many relays under way, both dropped).',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    failedPageViews: new Counter({
+      name: 'meridian_client_failed_page_views_total',
+      help: "Page views whose browser reported a failure of the page's build (a chunk, its manifest or payloads, a locale file), each once, by the token's build.",
+      labelNames: ['page_build'] as const,
       registers: [registry],
     }),
     pageViews: new Counter({
@@ -149,6 +234,9 @@ export function createMetrics(build: BuildInfo) {
     }
   }
   for (const reason of UNPARSED_REASONS) metrics.unparsedRequests.inc({ reason }, 0);
+  for (const reason of TELEMETRY_REJECTIONS) metrics.telemetryRejected.inc({ reason }, 0);
+  for (const result of TELEMETRY_RELAY_RESULTS) metrics.telemetryRelays.inc({ result }, 0);
+  for (const reason of SHED_REASONS) metrics.renderShed.inc({ reason }, 0);
   for (const kind of PEER_FILE_KINDS) {
     for (const result of PEER_FORWARD_RESULTS) metrics.peerForwards.inc({ kind, result }, 0);
   }
@@ -156,6 +244,7 @@ export function createMetrics(build: BuildInfo) {
     for (const kind of FETCH_FAILURE_KINDS) metrics.manifestFetchFailures.inc({ kind, page_build }, 0);
     for (const event of TELEMETRY_EVENT_TYPES) metrics.clientEvents.inc({ event, page_build }, 0);
     metrics.pageViews.inc({ page_build }, 0);
+    metrics.failedPageViews.inc({ page_build }, 0);
     // Web Vitals too: a canary's first LCP reports would otherwise be lost to its analysis.
     for (const locale of LOCALES) {
       for (const histogram of [metrics.webVitalLcp, metrics.webVitalInp, metrics.webVitalCls]) histogram.zero({ locale, page_build });

@@ -14,20 +14,8 @@ export interface ObservedRoute {
   pathname: string;
   /** The locale rules' decision, made once. */
   decision: RoutingDecision;
-  /** A load of a page the rules serve, not a router payload or a prefetch. */
-  pageLoad: boolean;
-}
-
-/**
- * A browser loading a page: its navigations say so, which load generators, probes and scripts
- * don't, so the count is of pages that browsers (whose reports it divides) loaded. Browsers
- * send Sec-Fetch-Dest only to secure origins (HTTPS, localhost); over plain HTTP a navigation
- * still carries Upgrade-Insecure-Requests.
- */
-function isBrowserPageLoad(req: IncomingMessage, route: ObservedRoute): boolean {
-  if (!route.pageLoad) return false;
-  const destination = req.headers['sec-fetch-dest'];
-  return destination === undefined ? req.headers['upgrade-insecure-requests'] === '1' : destination === 'document';
+  /** A browser's navigation to a page the rules serve: a page view, counted here. */
+  browserPageLoad: boolean;
 }
 
 /**
@@ -66,7 +54,7 @@ export function observeRequest(
     const route = routeLabel(pathname, decision, status);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     countRequestEnd(deps.metrics, method, route, status, seconds);
-    if (isBrowserPageLoad(req, observedRoute)) deps.metrics.pageLoads.inc();
+    if (observedRoute.browserPageLoad) deps.metrics.pageLoads.inc();
     const spanContext = serverSpan?.span.spanContext();
     if (serverSpan) endServerSpan(serverSpan.span, method, route, status);
     writeAccessLine(deps.logger, pathname, {

@@ -26,8 +26,8 @@ import { securityHeaders, setHeaderList, type HeaderList } from './edge/security
 import { answerHealth, answerReadiness, type Readiness } from './health/health';
 import { handOverToNext } from './next/hand-over';
 import type { CacheBusting } from './next/next-adapter';
-import type { PreparedNext } from './next/next-app';
-import { serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
+import type { Renderer } from '@/server/rendering/renderer';
+import { answerMissingRouterRequest, serveNotFound, type NotFoundPages } from './not-found/serve-not-found';
 import type { PrerenderedPage } from './pages/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
@@ -35,7 +35,8 @@ import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';
 import type { PagePayloads } from './router-payloads/router-payloads';
 import { answerRouterPayload, redirectedForCacheBusting, routerPayloadsOf } from './router-payloads/serve-router-payload';
-import { handleTelemetry } from './telemetry/telemetry-endpoint';
+import { pageViewTiming, renewPageViewToken } from './telemetry/page-view-headers';
+import { handleTelemetry, type TelemetryServices } from './telemetry/telemetry-endpoint';
 
 export interface PipelineDeps {
   config: ServerConfig;
@@ -58,9 +59,12 @@ export interface PipelineDeps {
   /** Filled in once Next has rendered the templates; empty until then. */
   notFoundPages: NotFoundPages;
   readiness: Readiness;
-  limiter: { take(address: string): boolean };
-  /** Next, once prepared. */
-  next: () => PreparedNext | null;
+  /** Browser reports: the page-view tokens issued with every page view counted, and what checks each beacon. */
+  telemetry: TelemetryServices;
+  /** Next's request handler, in the renderer's process: bounded, and shed beyond its limits. */
+  renderer: Renderer;
+  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine), lent by serving/next/next-adapter.ts. */
+  routerStateIsValid: (header: string | string[] | undefined) => boolean;
   /** This process's key for the routing decisions handed to Next's proxy (src/i18n/route-handover.ts). */
   routeHandoverKey: string;
 }
@@ -99,7 +103,7 @@ export function createRequestListener(deps: PipelineDeps) {
     if (malformed !== undefined) {
       // What follows a head that cannot be trusted cannot be either.
       res.setHeader('Connection', 'close');
-      return answerPlainText(req, res, 400, malformed);
+      return answerPlainText(req, res, malformed.status, malformed.text);
     }
     if (refuseMethod(req, res, pathname)) return;
     // Only OPTIONS may name `*` (RFC 9112 §3.2.4), and an authority alone names no path: Next failed on either.
@@ -108,9 +112,12 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
-      return handleTelemetry(req, res, { metrics, logger, buildId: deps.buildId, clientAddress, limiter: deps.limiter });
+      return handleTelemetry(req, res, { ...deps.telemetry, metrics, logger, buildId: deps.buildId, clientAddress, trust });
     }
-    if (pathname.startsWith(BUILDS_PREFIX)) return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
+    if (pathname.startsWith(BUILDS_PREFIX)) {
+      renewPageViewToken(req, res, deps.telemetry.tokens);
+      return serveBuilds(req, res, pathname, deps.buildFiles, deps.peerFiles);
+    }
     if (serveCrawlerFile(req, res, pathname, deps.crawlerFiles)) return;
     const file = siteFileOf(deps.files, pathname);
     if (file) return serveFile(req, res, file);
@@ -126,15 +133,14 @@ export function createRequestListener(deps: PipelineDeps) {
     if (payloads) return answerRouterPayload(req, res, route, payloads, deps.cacheBusting, deps.buildId);
     if (isFilePath(pathname)) return answerMissingFile(req, res, route);
     if (serveNotFound(req, res, route, deps.notFoundPages)) return;
+    if (answerMissingRouterRequest(req, res, route, deps.notFoundPages)) return;
     if (answerLocaleRedirect(req, res, route)) return;
-    const next = deps.next();
-    if (!next) return answerPlainText(req, res, 503, 'starting');
     // Next answers a router state it cannot parse with a 500, while it is the client's mistake.
-    if (!next.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
+    if (!deps.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
       return answerPlainText(req, res, 400, 'Bad Request: unreadable Next-Router-State-Tree');
     }
     const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
-    return handOverToNext(req, res, route, next, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
+    return handOverToNext(req, res, route, deps.renderer, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
   }
 
   /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */
@@ -177,6 +183,8 @@ export function createRequestListener(deps: PipelineDeps) {
     const clientAddress = clientAddressOf(req, trust);
     const head = ['X-Request-Id', requestId, ...securityHeadersOf(route.pathname)];
     if (deps.readiness.draining) head.push('Connection', 'close');
+    const pageView = pageViewTiming(route, deps.telemetry.tokens, deps.buildId);
+    if (pageView) head.push('Server-Timing', pageView);
     const tracedScheme = config.tracing.enabled ? schemeOf(req, trust) : undefined;
     const spanContext = observeRequest(deps, req, res, requestId, route, clientAddress, tracedScheme);
     if (spanContext) context.with(spanContext, respond, undefined, req, res, route, clientAddress, head, requestId);

@@ -36,9 +36,10 @@ export interface CanaryRelease extends ReleaseRef {
 type Prometheus = Awaited<ReturnType<typeof startReleasePrometheus>>;
 
 /** Build A of a canary release, installed: the Rollout Healthy and the NodePort answering. */
-async function installCanaryRelease(release: CanaryRelease, values: Record<string, unknown>, dir: string) {
+async function installCanaryRelease(release: CanaryRelease, values: Record<string, unknown>, dir: string, app: Record<string, unknown>) {
   const valuesFile = path.join(dir, `${release.namespace}.json`);
-  writeValuesFile(valuesFile, localClusterValues(release.nodePort, values));
+  const local = localClusterValues(release.nodePort, values);
+  writeValuesFile(valuesFile, { ...local, app: { ...local.app, ...app } });
   await createRestrictedNamespace(release.namespace);
   await deployRelease({ ...release, valuesFile, tag: CLUSTER_BUILDS.a, canary: true });
   // helm --wait does not wait for a Rollout's pods (docs/operations.md): the plugin does. It
@@ -54,11 +55,16 @@ async function installCanaryRelease(release: CanaryRelease, values: Record<strin
 
 /**
  * For this file: Argo Rollouts installed as a user does, a Prometheus on the node's address
- * (the controller queries it) following the releases and the controller's metrics, and build
- * A of each release installed with `rollout.strategy: canary`, while `alongside` (the file's
- * bad builds) is made. All removed afterwards.
+ * (the controller queries it) following the releases and the controller's metrics (and sending
+ * the releases' alerts to `alertmanagerUrl()`, when it names one), and build A of each release
+ * installed with `rollout.strategy: canary` (and the `app` settings given), while `alongside`
+ * (the file's bad builds) is made. All removed afterwards.
  */
-export function canaryReleasesForThisFile(releases: CanaryRelease[], alongside: () => Promise<unknown> = async () => {}) {
+export function canaryReleasesForThisFile(
+  releases: CanaryRelease[],
+  alongside: () => Promise<unknown> = async () => {},
+  { alertmanagerUrl = () => undefined, app = {} }: { alertmanagerUrl?: () => string | undefined; app?: Record<string, unknown> } = {},
+) {
   const state: { prometheus?: Prometheus; valuesFiles: Record<string, string>; dir?: string } = { valuesFiles: {} };
   beforeAll(async () => {
     state.dir = mkdtempSync(path.join(tmpdir(), 'meridian-canary-'));
@@ -68,13 +74,14 @@ export function canaryReleasesForThisFile(releases: CanaryRelease[], alongside: 
     await Promise.all([
       alongside(),
       ...releases.map(async (release) => {
-        state.valuesFiles[release.namespace] = await installCanaryRelease(release, values, state.dir as string);
+        state.valuesFiles[release.namespace] = await installCanaryRelease(release, values, state.dir as string, app);
       }),
     ]);
     state.prometheus = await startReleasePrometheus(releases, state.dir, {
       listen: prometheus.listen,
       monitors: [ARGO_METRICS_MONITOR],
       scrapeInterval: CANARY_SCRAPE_INTERVAL,
+      alertmanagerUrl: alertmanagerUrl(),
     });
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { startStack, type ComposeStack } from '../support/compose-stack';
+import { tokenOf } from '../../../tools/telemetry-attack/requests.mjs';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 
 let image: MeridianImage;
@@ -51,6 +52,29 @@ describe('the compose stack', () => {
       return servedBy.size === 2 ? true : undefined;
     });
     expect([...servedBy].sort()).toEqual(['app-1', 'app-2']);
+  });
+
+  it("has each replica count the reports of the other's pages: one token key for the stack", async () => {
+    // Each page's report goes to the replica that did not answer the page.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const page = await fetch(`${stack.balancerUrl}/ja`, { headers: { 'Sec-Fetch-Dest': 'document' } });
+      const token = tokenOf(page.headers.get('server-timing') ?? undefined);
+      const servedBy = page.headers.get('x-served-by');
+      let status = 0;
+      await eventually(`no replica but ${servedBy} took a beacon`, async () => {
+        const response = await fetch(`${stack.balancerUrl}/api/telemetry`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: stack.balancerUrl },
+          body: JSON.stringify({ token, events: [{ type: 'web_vital', name: 'TTFB', value: 10, locale: 'ja', route: '/ja' }] }),
+        });
+        if (response.headers.get('x-served-by') === servedBy) return undefined;
+        status = response.status;
+        return true;
+      });
+      statuses.push(status);
+    }
+    expect(statuses).toEqual([204, 204, 204, 204]);
   });
 
   it('takes a replica out by its /readyz while it drains, and back once it restarts', async () => {

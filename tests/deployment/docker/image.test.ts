@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getContainerRuntimeClient, ImageName, type ContainerRuntimeClient } from 'testcontainers';
+import { NODE_VERSION } from '../../../tools/node-runtime.mjs';
 import { meridianImage, type MeridianImage } from '../support/docker-image';
 import { METRICS_PORT, PUBLIC_PORT, startMeridian, type RunningMeridian } from '../support/meridian-container';
 
@@ -37,13 +38,14 @@ describe('the image', () => {
     });
   });
 
-  it('exports the BUILD_ID build argument as meridian_build_info, with the same revision and version', async () => {
+  it('exports the BUILD_ID build argument as meridian_build_info, with the same revision and version, on the pinned Node of its base', async () => {
     const metrics = await (await fetch(`${app.metricsUrl}/metrics`)).text();
     const { BUILD_ID, REVISION, VERSION } = image.buildArgs;
     const info = metrics.split('\n').find((line) => line.startsWith('meridian_build_info{'));
     expect(info).toContain(`build_id="${BUILD_ID}"`);
     expect(info).toContain(`revision="${REVISION}"`);
     expect(info).toContain(`version="${VERSION}"`);
+    expect(info).toContain(`node_version="v${NODE_VERSION}"`);
   });
 
   it('is that build id everywhere: builds/latest.json, its route manifest and the pages (data-dpl-id)', async () => {

@@ -92,7 +92,20 @@ describe('per-alert tuning through prometheusRule.alerts', () => {
     expect(locale).not.toContain('10m');
     expect(latency.match(/\[[^\]]+\]/g)).toEqual(['[90s]']);
     // The defaults leave the rules file's expressions as they are.
-    expect(String(alertsOf({}).MeridianChunkReloadBlocked!.expr)).toMatch(/\[10m\][\s\S]*offset 10m/);
+    expect(String(alertsOf({}).MeridianServerLocaleLoadFailure!.expr)).toMatch(/\[10m\][\s\S]*offset 10m/);
+  });
+
+  it("sets the browsers' alerts' minimums of page views and of reports, and their share", () => {
+    const expr = String(
+      alertsOf({ MeridianChunkReloadBlocked: { minPageViews: 7, minReports: 2, threshold: 0.2, window: '1m' } }).MeridianChunkReloadBlocked!
+        .expr,
+    );
+    expect(expr).toMatch(/meridian_page_loads_total\{[^}]*\}\[1m\]\)\) >= 7\n/);
+    expect(expr).toMatch(/event="chunk_reload_blocked"\}\[1m\]\)\) >= 2\n/);
+    expect(expr).toMatch(/> 0\.2$/);
+    // The defaults: 50 page views, 3 blocked, 1 %.
+    const byDefault = String(alertsOf({}).MeridianChunkReloadBlocked!.expr);
+    expect(byDefault.match(/>= \d+/g)).toEqual(['>= 50', '>= 3']);
   });
 
   it('ends every summary naming the release and its namespace, its own summary included', () => {

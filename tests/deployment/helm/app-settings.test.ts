@@ -19,6 +19,8 @@ describe("the app's settings", () => {
       TRUST_PROXY: 'false',
       HSTS: 'false',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '60',
+      RENDER_CONCURRENCY: '4',
+      RENDER_QUEUE: '16',
       OTEL_SERVICE_NAME: 'meridian',
       OTEL_SDK_DISABLED: 'false',
     });
@@ -41,6 +43,8 @@ describe("the app's settings", () => {
     const container = webContainerOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
 
     expect(container.env).toEqual([
+      { name: 'TELEMETRY_TOKEN_KEYS', valueFrom: { secretKeyRef: { name: 'web-meridian-telemetry', key: 'keys' } } },
+      { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
       { name: 'NODE_OPTIONS', value: '--max-old-space-size=384' },
       { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     ]);
@@ -50,6 +54,33 @@ describe("the app's settings", () => {
   it('refuses extraEnv that would override a chart setting behind the grace period’s back', () => {
     expect(renderError({ extraEnv: [{ name: 'SHUTDOWN_TIMEOUT_MS', value: '90000' }] })).toContain(
       'extraEnv sets SHUTDOWN_TIMEOUT_MS, which the chart sets from its values',
+    );
+  });
+
+  it('signs page-view tokens with one key for the whole release: a Secret it makes once, or the one named', () => {
+    const made = render({}).find((object) => object.kind === 'Secret');
+    expect(made?.metadata.name).toBe('web-meridian-telemetry');
+    const key = Buffer.from(String((made as unknown as { data: { keys: string } }).data.keys), 'base64').toString();
+    expect(key).toMatch(/^[A-Za-z0-9]{48}$/);
+
+    const named = render({ app: { telemetryTokenKeys: { existingSecret: 'site-keys', secretKey: 'tokens' } } });
+    expect(named.filter((object) => object.kind === 'Secret')).toEqual([]);
+    expect(webContainerOf(named).env?.[0]).toEqual({
+      name: 'TELEMETRY_TOKEN_KEYS',
+      valueFrom: { secretKeyRef: { name: 'site-keys', key: 'tokens' } },
+    });
+    expect(renderError({ extraEnv: [{ name: 'TELEMETRY_TOKEN_KEYS', value: 'k'.repeat(32) }] })).toContain(
+      'extraEnv sets TELEMETRY_TOKEN_KEYS',
+    );
+  });
+
+  it('keeps page-view tokens alive over two poll intervals, or leaves their lifetime to the server', () => {
+    expect(appEnvironmentOf(render({})).TELEMETRY_TOKEN_TTL_MS).toBeUndefined();
+    expect(appEnvironmentOf(render({ app: { telemetryTokenTtlMs: 600_000, buildPollIntervalMs: 300_000 } })).TELEMETRY_TOKEN_TTL_MS).toBe(
+      '600000',
+    );
+    expect(renderError({ app: { telemetryTokenTtlMs: 600_000, buildPollIntervalMs: 300_001 } })).toContain(
+      'app.telemetryTokenTtlMs=600000 must be at least twice app.buildPollIntervalMs=300001',
     );
   });
 

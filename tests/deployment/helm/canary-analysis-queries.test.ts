@@ -37,7 +37,7 @@ interface Traffic {
   requests: Record<Pod, { rate: number; errors: number; slow?: boolean }>;
   /** Page loads per second each pod answered to browsers (its own build's pages). */
   loads: Record<Pod, number>;
-  /** Per pod: reports per second of page views (TTFB) and chunk failures, and LCP (fast: under 1 s, else under 5 s), by page build. */
+  /** Per pod: reports per second of page views (TTFB) and failed page views, and LCP (fast: under 1 s, else under 5 s), by page build. */
   pages: Record<Pod, Partial<Record<'self' | 'other', { views: number; failures: number; slowLcp?: boolean }>>>;
 }
 
@@ -62,9 +62,7 @@ function seriesOf(traffic: Traffic) {
     for (const page_build of ['self', 'other'] as const) {
       const pages = traffic.pages[pod][page_build] ?? { views: 0, failures: 0 };
       series.push(counter('meridian_client_page_views_total', pod, { page_build }, pages.views));
-      series.push(counter('meridian_client_events_total', pod, { event: 'chunk_reload', page_build }, pages.failures));
-      series.push(counter('meridian_manifest_fetch_failures_total', pod, { kind: 'payload', page_build }, 0));
-      series.push(counter('meridian_locale_load_failures_total', pod, { locale: 'ja', source: 'client', page_build }, 0));
+      series.push(counter('meridian_client_failed_page_views_total', pod, { page_build }, pages.failures));
       for (const le of ['1', '5', '+Inf']) {
         const below = le === '1' && pages.slowLcp ? 0 : pages.views;
         series.push(counter('meridian_web_vitals_lcp_seconds_bucket', pod, { locale: 'ja', page_build, le }, below));
@@ -153,9 +151,27 @@ describe("the canary analysis's queries, against made-up series (promtool)", () 
       'no data',
       withCanaryPages({ views: 1, failures: 0.05 }, 0.05),
     ],
+    [
+      'client-failures-per-page-view',
+      'a canary with 8 % of its 24 page views failing, but only 2 of them, fewer than minReports (3): one client could do that',
+      'passes',
+      withCanaryPages({ views: 0.1, failures: 1 / 120 }),
+    ],
+    [
+      'client-failures-per-page-view',
+      'the same canary with 4 failed page views',
+      'fails',
+      withCanaryPages({ views: 0.1, failures: 2 / 120 }),
+    ],
     ['client-lcp-p75', "a canary's pages painting in up to 5 s", 'fails', withCanaryPages({ views: 1, failures: 0, slowLcp: true })],
     ['client-lcp-p75', "a canary's pages painting as fast as stable's", 'passes', HEALTHY],
     ['client-lcp-p75', 'no page of the canary reporting', 'no data', withCanaryPages({ views: 0, failures: 0 })],
+    [
+      'client-lcp-p75',
+      'a canary with 12 page loads in the window, fewer than 20, however many slow LCPs are reported',
+      'no data',
+      withCanaryPages({ views: 1, failures: 0, slowLcp: true }, 0.05),
+    ],
   ])('%s: %s → %s', (metric, _case, verdict, traffic) => {
     const result = verdictOf(metric, traffic, verdict);
     expect(result.status, result.output).toBe(0);

@@ -143,7 +143,11 @@ describe('the canary analysis', () => {
   it('takes each threshold and minimum sample count from the values', () => {
     const metrics = metricsOf(
       render(
-        canary({ window: '90s', errorRatio: { maxIncrease: 0.02, minRequests: 500 }, lcpP75: { maxIncreaseSeconds: 0.3, minSamples: 7 } }),
+        canary({
+          window: '90s',
+          errorRatio: { maxIncrease: 0.02, minRequests: 500 },
+          lcpP75: { maxIncreaseSeconds: 0.3, minSamples: 7, minPageViews: 11 },
+        }),
       ),
     );
     const [errors, , , lcp] = metrics;
@@ -152,7 +156,8 @@ describe('the canary analysis', () => {
     expect(errors?.provider.prometheus.query).toMatch(/\[90s\]/);
     expect(errors?.provider.prometheus.query).toMatch(/>= 500\n$/);
     expect(lcp?.successCondition).toMatch(/<= 0\.3$/);
-    expect(lcp?.provider.prometheus.query).toMatch(/>= 7\n$/);
+    expect(lcp?.provider.prometheus.query).toMatch(/>= 7\n/);
+    expect(lcp?.provider.prometheus.query).toMatch(/meridian_page_loads_total[^\n]*>= 11\n$/);
   });
 
   it('makes a measurement without data meet neither condition (inconclusive), never a pass', () => {

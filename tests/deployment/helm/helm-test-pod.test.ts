@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../../tools/lib/command.mjs';
 import { render } from '../support/chart';
 import { testPodOf } from '../support/workload';
 
@@ -28,15 +28,11 @@ async function runTestPod(siteUrl: string, values: Record<string, unknown> = {},
   const [command, ...args] = [...container.command!, ...container.args!];
   expect(command).toBe('node');
   // Only the pod's own variables (the script reads SITE_URL and EXPECTED_BUILD_ID); NODE_ENV as the app image sets it.
-  const child = spawn(process.execPath, args, {
+  const { exitCode, stdout, stderr } = await run(process.execPath, args, {
     env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl, ...serviceUrls },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    check: false,
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  const [code] = await once(child, 'exit');
-  return { code: code as number, output };
+  return { code: exitCode, output: stdout + stderr };
 }
 
 describe('the helm test pod', () => {

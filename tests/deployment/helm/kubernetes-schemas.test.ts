@@ -7,7 +7,17 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
   it('renders the base objects with the default values, each valid', () => {
     const objects = render();
 
-    expect(kinds(objects)).toEqual(['ConfigMap', 'Deployment', 'Pod', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount']);
+    // The Secret holds the page-view token key.
+    expect(kinds(objects)).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'Pod',
+      'PodDisruptionBudget',
+      'Secret',
+      'Service',
+      'Service',
+      'ServiceAccount',
+    ]);
     expect(objects.flatMap(schemaViolations)).toEqual([]);
   });
 
@@ -28,6 +38,8 @@ describe('rendered manifests against the Kubernetes OpenAPI schemas', () => {
       'Pod',
       'PodDisruptionBudget',
       'PrometheusRule',
+      'Secret',
+      // The page-view token key's.
       'Secret',
       'Service',
       'Service',

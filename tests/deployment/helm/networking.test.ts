@@ -138,16 +138,18 @@ describe('network policy', () => {
       { port: 53, protocol: 'TCP' },
     ],
   };
+  /** The release's own pods, on http: browser reports relayed to the pod that issued their token. */
+  const RELAY = { to: [{ podSelector: { matchLabels: WEB_PODS } }], ports: [{ port: 'http', protocol: 'TCP' }] };
   const otlpPorts = (app: Record<string, unknown>) =>
     policyOf(render({ networkPolicy: { enabled: true }, app: { otel: app } }))
-      .spec?.egress?.slice(1)
+      .spec?.egress?.slice(2)
       .flatMap((rule) => rule.ports);
 
   it('is off by default', () => {
     expect(render().map((object) => object.kind)).not.toContain('NetworkPolicy');
   });
 
-  it('lets anyone reach http, only the monitoring namespace reach metrics, and the pods reach only the cluster DNS', () => {
+  it('lets anyone reach http, only the monitoring namespace reach metrics, and the pods reach only the cluster DNS and one another', () => {
     const policy = policyOf(render({ networkPolicy: { enabled: true } }));
 
     expect(policy.spec?.podSelector).toEqual({ matchLabels: WEB_PODS });
@@ -157,10 +159,10 @@ describe('network policy', () => {
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
     ]);
     expect(policy.spec?.ingress).toHaveLength(2);
-    expect(policy.spec?.egress).toEqual([KUBE_DNS]);
+    expect(policy.spec?.egress).toEqual([KUBE_DNS, RELAY]);
   });
 
-  it('limits http to the listed peers plus the chart’s helm test pod, opens metrics to each listed scraper, and adds the extra rules', () => {
+  it('limits http to the listed peers plus the chart’s helm test pod and the release’s own pods, opens metrics to each listed scraper, and adds the extra rules', () => {
     const policy = policyOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
 
     expect(ruleFor(policy, 'http')?.from).toEqual([
@@ -170,6 +172,7 @@ describe('network policy', () => {
           matchLabels: { 'app.kubernetes.io/name': 'meridian', 'app.kubernetes.io/instance': 'web', 'app.kubernetes.io/component': 'test' },
         },
       },
+      { podSelector: { matchLabels: WEB_PODS } },
     ]);
     expect(ruleFor(policy, 'metrics')?.from).toEqual([
       {
@@ -184,6 +187,7 @@ describe('network policy', () => {
     });
     expect(policy.spec?.egress).toEqual([
       KUBE_DNS,
+      RELAY,
       {
         ports: [{ port: 4318, protocol: 'TCP' }],
         to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'observability' } } }],

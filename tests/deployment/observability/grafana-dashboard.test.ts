@@ -47,6 +47,9 @@ describe('the Grafana dashboard', () => {
         'Time in GC',
         'Requests refused before parsing, by reason',
         'Connections dropped at MAX_CONNECTIONS',
+        'Renders shed, by reason',
+        'Renders in flight and queued',
+        'Renderer CPU (cores) and memory',
       ],
       Rollout: [
         'Pods by build id',
@@ -64,7 +67,12 @@ describe('the Grafana dashboard', () => {
         "Page views by locale (browsers' LCP reports)",
         'Home page requests: / (English) and /[locale] (other locales)',
       ],
-      Freshness: ['Manifest, payload and latest fetch failures by kind', '/builds/latest.json requests per second by status'],
+      Freshness: [
+        'Manifest, payload and latest fetch failures by kind',
+        '/builds/latest.json requests per second by status',
+        'Share of page views reporting a failure',
+        'Browser reports refused, by reason',
+      ],
       'Web Vitals': ['LCP p75 by locale', 'INP p75 by locale', 'CLS p75 by locale'],
     });
   });

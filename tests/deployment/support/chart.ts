@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { helmBinary } from '../../../tools/kubernetes-clients.mjs';
+import { runSync } from '../../../tools/lib/command.mjs';
 
 export const CHART_DIR = path.join(ROOT, 'helm', 'meridian');
 export const EVERY_FEATURE_VALUES = path.join(ROOT, 'tests', 'fixtures', 'helm', 'every-feature.yaml');
@@ -25,8 +25,8 @@ export interface HelmResult {
 }
 
 export function helm(args: string[]): HelmResult {
-  const result = spawnSync(helmBinary(), args, { cwd: ROOT, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const result = runSync(helmBinary(), args, { cwd: ROOT, check: false });
+  return { status: result.exitCode ?? null, stdout: result.stdout, stderr: result.stderr };
 }
 
 const valuesDir = mkdtempSync(path.join(tmpdir(), 'meridian-helm-values-'));

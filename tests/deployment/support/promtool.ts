@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { runSync } from '../../../tools/lib/command.mjs';
 
 export interface PromtoolResult {
   status: number | null;
@@ -11,9 +11,8 @@ export interface PromtoolResult {
 
 /** promtool from Debian's prometheus package, which the deployment suite's global setup installs. */
 export function promtool(args: string[]): PromtoolResult {
-  const result = spawnSync('promtool', args, { encoding: 'utf8' });
-  if (result.error) throw result.error;
-  return { status: result.status, output: result.stdout + result.stderr };
+  const result = runSync('promtool', args, { check: false });
+  return { status: result.exitCode ?? null, output: result.stdout + result.stderr };
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'meridian-promtool-'));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
 import { startHaproxy } from '../../../tools/rollout/haproxy.mjs';
 import { accessLine, request } from '../support/http';
+import { loadPage, sendBeacon } from '../../../tools/telemetry-attack/requests.mjs';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
 
 // Debian's haproxy in front of one app process, appending to X-Forwarded-For
@@ -52,13 +53,12 @@ describe('behind haproxy with TRUST_PROXY=1', () => {
 
   it('keeps one telemetry budget for the visitor however often the forged header changes', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 2; i += 1) {
-      const reply = await request(`${haproxy.url}/api/telemetry`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `198.51.100.${i + 1}` },
-        body: JSON.stringify({ events: [{ type: 'build_update_detected', from: 'a', to: 'b' }] }),
-      });
-      statuses.push(reply.status);
+    const tokens = await Promise.all(Array.from({ length: LIMIT + 2 }, async () => (await loadPage(haproxy.url)).token));
+    for (const [i, token] of tokens.entries()) {
+      const event = { type: 'build_update_detected', from: 'a', to: 'b' };
+      // As a page behind the balancer sends it: its Origin is the balancer's address, which haproxy keeps as the Host.
+      const headers = { 'X-Forwarded-For': `198.51.100.${i + 1}`, 'Sec-Fetch-Site': '' };
+      statuses.push(await sendBeacon(haproxy.url, { token, events: [event] }, { headers }));
     }
 
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(204), 429, 429]);

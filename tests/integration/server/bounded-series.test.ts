@@ -2,10 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { Agent, STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES } from '@/i18n/namespaces';
-import { FETCH_FAILURE_KINDS, PEER_FILE_KINDS, PEER_FORWARD_RESULTS, UNPARSED_REASONS } from '@/server/observability/metrics';
+import {
+  FETCH_FAILURE_KINDS,
+  PEER_FILE_KINDS,
+  PEER_FORWARD_RESULTS,
+  SHED_REASONS,
+  TELEMETRY_REJECTIONS,
+  TELEMETRY_RELAY_RESULTS,
+  UNPARSED_REASONS,
+} from '@/server/observability/metrics';
 import { ROUTES } from '@/server/observability/route-label';
 import { LOCALES } from '@/shared/locales';
 import { PAGE_BUILDS, TELEMETRY_EVENT_TYPES } from '@/shared/telemetry-events';
+import { loadPage } from '../../../tools/telemetry-attack/requests.mjs';
 import { parseSeries, request, scrape, type Series } from '../support/http';
 import { serverPerFile } from '../support/server-process';
 
@@ -36,6 +45,9 @@ const EXPECTED: Record<string, Record<string, readonly string[]>> = {
   ),
   meridian_client_events_total: { event: TELEMETRY_EVENT_TYPES, page_build: PAGE_BUILDS },
   meridian_client_page_views_total: { page_build: PAGE_BUILDS },
+  meridian_client_failed_page_views_total: { page_build: PAGE_BUILDS },
+  meridian_telemetry_rejected_total: { reason: TELEMETRY_REJECTIONS },
+  meridian_telemetry_relays_total: { result: TELEMETRY_RELAY_RESULTS },
   meridian_locale_load_failures_total: {
     locale: LOCALE_LABELS,
     namespace: NAMESPACE_LABELS,
@@ -45,6 +57,13 @@ const EXPECTED: Record<string, Record<string, readonly string[]>> = {
   meridian_manifest_fetch_failures_total: { kind: FETCH_FAILURE_KINDS, page_build: PAGE_BUILDS },
   meridian_page_loads_total: {},
   meridian_peer_forwards_total: { kind: PEER_FILE_KINDS, result: PEER_FORWARD_RESULTS },
+  meridian_render_shed_total: { reason: SHED_REASONS },
+  meridian_renders_in_flight: {},
+  meridian_renders_queued: {},
+  meridian_renderer_up: {},
+  meridian_renderer_restarts_total: {},
+  meridian_renderer_cpu_seconds_total: {},
+  meridian_renderer_resident_memory_bytes: {},
   ...prefixed(
     'meridian_web_vitals_lcp_seconds',
     histogram({ locale: LOCALE_LABELS, page_build: PAGE_BUILDS }, [0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10]),
@@ -67,9 +86,14 @@ const watched = (series: Series) => series.name.startsWith('http_server_') || se
 /** The one series whose label values come from the build, not from a fixed list: checked on its own. */
 const BUILD_INFO = 'meridian_build_info';
 
-/** Beacons: valid shapes with random label-ish strings, and garbage. */
+/** Real page-view tokens of this server, harvested before the traffic starts: most beacons carry one. */
+const pageTokens: string[] = [];
+
+/** Beacons: valid shapes with random label-ish strings and tokens real, edited or made up, and garbage. */
 function randomBeacon(): string {
   const t = token();
+  const real = pick(pageTokens);
+  const pageToken = pick([real, real, real, `${real}${t}`, `${t}.${t}.${t}`, undefined]);
   const events = [
     {
       type: 'web_vital',
@@ -87,10 +111,10 @@ function randomBeacon(): string {
     { type: t, locale: t },
   ];
   return pick([
-    () => JSON.stringify({ events: Array.from({ length: 1 + Math.floor(Math.random() * 5) }, () => pick(events)) }),
-    () => JSON.stringify({ events: [pick(events)], [t]: t }),
+    () => JSON.stringify({ token: pageToken, events: Array.from({ length: 1 + Math.floor(Math.random() * 5) }, () => pick(events)) }),
+    () => JSON.stringify({ token: pageToken, events: [pick(events)], [t]: t }),
     () => JSON.stringify({ [t]: [t] }),
-    () => JSON.stringify({ events: [{ ...pick(events), value: pick([-1, 1e12, 'NaN', null]) }] }),
+    () => JSON.stringify({ token: pageToken, events: [{ ...pick(events), value: pick([-1, 1e12, 'NaN', null]) }] }),
     () => `{"events":[{"type":"${t}"`,
     () => randomBytes(64).toString('latin1'),
     () => '',
@@ -147,7 +171,16 @@ const KINDS: [number, () => Job][] = [
     () => ({
       method: 'POST',
       path: '/api/telemetry',
-      headers: { 'Content-Type': pick(['application/json', 'text/plain']) },
+      headers: {
+        'Content-Type': pick(['application/json', 'application/json', 'text/plain']),
+        ...pick([
+          { 'Sec-Fetch-Site': 'same-origin' },
+          { 'Sec-Fetch-Site': 'same-origin' },
+          { 'Sec-Fetch-Site': 'cross-site' },
+          { Origin: token() },
+          {},
+        ]),
+      },
       body: randomBeacon(),
     }),
   ],
@@ -161,6 +194,8 @@ describe('metric series under random traffic', () => {
   const failures: string[] = [];
 
   it('stay within the fixed sets of routes, methods, status codes and client labels', async () => {
+    for (let i = 0; i < 100; i += 1)
+      pageTokens.push((await loadPage(server.url, { path: pick(['/', '/ja', `/zh-CN/${token()}`]) })).token ?? '');
     const before = parseSeries(await scrape(server));
 
     const jobs = KINDS.flatMap(([count, make]) => Array.from({ length: count }, () => make));

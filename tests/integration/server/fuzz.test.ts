@@ -1,3 +1,4 @@
+import { METHODS as PARSED_METHODS } from 'node:http';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,7 +183,7 @@ afterAll(async () => {
 });
 
 async function memoryAfterCollection(): Promise<{ heap: number; external: number }> {
-  server.child.kill('SIGUSR2');
+  server.kill('SIGUSR2');
   // The signal is handled between two turns of the server's loop; a scrape after it reads the collected heap.
   await new Promise((resolve) => setTimeout(resolve, 300));
   const metrics = await scrape(server);
@@ -210,6 +211,15 @@ async function compareHeadWithGet(port: number, item: Case, show: () => string, 
   if (actual !== expected) failures.push(`HEAD ${actual} differs from GET ${expected} for ${show()}`);
 }
 
+/**
+ * A 501 is the answer to a method token Node's parser does not know, or a transfer coding
+ * before `chunked` (RFC 9110 §15.6.2): what the server does not implement, not its fault.
+ */
+function notImplemented(item: Case, status: number): boolean {
+  if (status !== 501) return false;
+  return !PARSED_METHODS.includes(item.method) || /,\s*chunked\s*$/i.test(item.headers['Transfer-Encoding'] ?? '');
+}
+
 /** Sends `cases` (drawn with `seed`, named in each failure) to the server on `port`, and each one's GET and HEAD. */
 async function send(port: number, seed: number, cases: Case[], failures: string[]): Promise<void> {
   let next = 0;
@@ -222,7 +232,7 @@ async function send(port: number, seed: number, cases: Case[], failures: string[
         `port ${port}, seed ${seed} case ${index}: ${JSON.stringify(bytes.length > 600 ? `${bytes.slice(0, 600)}…` : bytes)}`;
       try {
         const reply = await rawRequest(port, bytes);
-        if (reply.status >= 500) failures.push(`${reply.status} for ${show()}`);
+        if (reply.status >= 500 && !notImplemented(item, reply.status)) failures.push(`${reply.status} for ${show()}`);
         if (reply.durationMs > SLOWEST_MS) failures.push(`${Math.round(reply.durationMs)} ms for ${show()}`);
         if (offSite(reply.headers.location)) failures.push(`redirect to ${reply.headers.location} for ${show()}`);
         await compareHeadWithGet(port, item, show, failures);

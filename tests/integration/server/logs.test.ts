@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { NODE_VERSION } from '../../../tools/node-runtime.mjs';
 import { accessLine, logLine, request } from '../support/http';
+import { loadPage, sendBeacon } from '../../../tools/telemetry-attack/requests.mjs';
 import { jsonLines, startServer, type RunningServer } from '../support/server-process';
 
 const ACCESS_FIELDS = ['request_id', 'method', 'path', 'route', 'status', 'duration_ms', 'bytes', 'locale', 'user_agent', 'remote_address'];
@@ -30,12 +32,13 @@ describe('logs with the default settings', () => {
       const reply = await request(`${server.url}${target}`, { headers: { 'X-Request-Id': id, 'User-Agent': 'logs-test/1.0' } });
       expect(reply.status).toBe(status);
     }
-    const beacon = await request(`${server.url}/api/telemetry`, {
-      method: 'POST',
-      headers: { 'X-Request-Id': 'logs-beacon', 'Content-Type': 'text/plain' },
-      body: JSON.stringify({ events: [{ type: 'chunk_reload', reason: 'test' }] }),
-    });
-    expect(beacon.status).toBe(204);
+    const { token } = await loadPage(server.url);
+    const beacon = await sendBeacon(
+      server.url,
+      { token, events: [{ type: 'chunk_reload', reason: 'test' }] },
+      { headers: { 'X-Request-Id': 'logs-beacon' } },
+    );
+    expect(beacon).toBe(204);
 
     for (const [id, target, status] of sent) {
       const line = await accessLine(server, id);
@@ -104,7 +107,7 @@ describe('logs with the default settings', () => {
     expect((await accessLine(server, 'logs-xff-ignored')).remote_address).toBe('127.0.0.1');
   });
 
-  it('announces start-up with the version, revision, Node version and both ports', async () => {
+  it('announces start-up with the version, revision, Node version (the pinned one) and both ports', async () => {
     const build = JSON.parse(readFileSync(path.join(ROOT, '.next', 'standalone', 'build-info.json'), 'utf8')) as Record<string, string>;
     const ready = await logLine(server, (line) => line.msg === 'Meridian ready');
 
@@ -112,7 +115,8 @@ describe('logs with the default settings', () => {
       level: 30,
       version: build.version,
       revision: build.revision,
-      node_version: process.version,
+      // The suites' servers run on the Node production runs (tools/pins.mjs), whatever Node started the tests.
+      node_version: `v${NODE_VERSION}`,
       port: Number(new URL(server.url).port),
       metrics_port: Number(new URL(server.metricsUrl).port),
     });
@@ -125,7 +129,7 @@ describe('logs with the default settings', () => {
     await request(`${server.url}/`, { headers: { ...secrets, 'X-Request-Id': 'logs-secret-root' } });
     await request(`${server.url}/api/telemetry`, {
       method: 'POST',
-      headers: { ...secrets, 'X-Request-Id': 'logs-secret-beacon', 'Content-Type': 'application/json' },
+      headers: { ...secrets, 'X-Request-Id': 'logs-secret-beacon', 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' },
       body: '{ not json',
     });
     for (const id of ['logs-secret-page', 'logs-secret-404', 'logs-secret-root', 'logs-secret-beacon']) await accessLine(server, id);

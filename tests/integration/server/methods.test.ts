@@ -78,16 +78,26 @@ describe('methods on the public port', () => {
     }
   });
 
-  it('answers CONNECT, TRACK and unknown tokens with 405 and Allow (Node’s parser never hands them on)', async () => {
-    for (const line of ['CONNECT example.com:443 HTTP/1.1', 'TRACK / HTTP/1.1', 'FOO / HTTP/1.1', 'BREW /ja HTTP/1.1']) {
+  it('answers CONNECT with 405 and Allow (Node’s parser never hands it on)', async () => {
+    const reply = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n');
+    expect(reply.status).toBe(405);
+    expect(reply.headers.allow).toBe('GET, HEAD');
+    expect(reply.body).toBe('Method Not Allowed\n');
+  });
+
+  it('answers methods it does not know (TRACK, made-up tokens, lowercase get) with 501, and what is no request line with 400', async () => {
+    for (const line of ['TRACK / HTTP/1.1', 'FOO / HTTP/1.1', 'BREW /ja HTTP/1.1', 'get / HTTP/1.1', 'Get /ja HTTP/1.1']) {
       const reply = await raw(`${line}\r\nHost: example.com\r\n\r\n`);
-      expect(reply.status, line).toBe(405);
-      expect(reply.headers.allow, line).toBe('GET, HEAD');
-      expect(reply.body, line).toBe('Method Not Allowed\n');
+      expect(reply.status, line).toBe(501);
+      expect(reply.headers['content-type'], line).toBe('text/plain; charset=utf-8');
+      expect(reply.body, line).toBe('Not Implemented\n');
+    }
+    for (const line of ['/ HTTP/1.1', ' GET / HTTP/1.1', 'GET/ HTTP/1.1', 'GET']) {
+      expect((await raw(`${line}\r\nHost: example.com\r\n\r\n`)).status, JSON.stringify(line)).toBe(400);
     }
   });
 
-  it('stays up when a client resets its connection after the 405, or in the middle of a request', async () => {
+  it('stays up when a client resets its connection after the 405 or 501, or in the middle of a request', async () => {
     const { port } = new URL(server.url);
     const resetAfterReply = (bytes: string) =>
       new Promise<void>((resolve) => {
@@ -144,5 +154,28 @@ describe('methods on the public port', () => {
     const traces = series.filter((entry) => entry.labels.method === 'TRACE').reduce((sum, entry) => sum + entry.value, 0);
     expect(traces).toBeGreaterThanOrEqual(PATHS.length);
     expect(jsonLines(server).filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
+});
+
+describe('every answer says what its body is', () => {
+  it('redirects carry a Content-Type: the locale 308, the root 307 by language (Next), the router hash 307', async () => {
+    const localeRedirect = await request(`${server.url}/en`);
+    expect(localeRedirect.status).toBe(308);
+    expect(localeRedirect.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const byLanguage = await request(`${server.url}/`, { headers: { 'Accept-Language': 'ja' } });
+    expect(byLanguage.status).toBe(307);
+    expect(byLanguage.headers.location).toBe('/ja');
+    expect(byLanguage.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const wrongHash = await request(`${server.url}/ja?_rsc=wrong`, { headers: { RSC: '1', 'Next-Router-Prefetch': '1' } });
+    expect(wrongHash.status).toBe(307);
+    expect(wrongHash.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('the metrics port answers anything but /metrics with a typed 404', async () => {
+    for (const path of ['/', '/nope', '/metrics/x']) {
+      const reply = await request(`${server.metricsUrl}${path}`);
+      expect(reply.status, path).toBe(404);
+      expect(reply.headers['content-type'], path).toBe('text/plain; charset=utf-8');
+    }
   });
 });

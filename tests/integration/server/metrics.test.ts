@@ -1,11 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
+import { runSync } from '../../../tools/lib/command.mjs';
+import { NODE_VERSION } from '../../../tools/node-runtime.mjs';
 import { eventually, parseSeries, request, scrape, valueOf } from '../support/http';
 import { startServer, type RunningServer } from '../support/server-process';
+import { loadPage, sendBeacon } from '../../../tools/telemetry-attack/requests.mjs';
 
 /** What the build wrote beside the server (read when needed: the build may be replaced between test runs). */
 const buildInfo = () =>
@@ -19,7 +21,6 @@ const buildInfo = () =>
 const PROM_CLIENT_LINT = /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
 
 const BEACON = {
-  build: 'e2e-a',
   events: [
     { type: 'web_vital', name: 'LCP', value: 1200, locale: 'ja', route: '/ja' },
     { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 500' },
@@ -85,18 +86,14 @@ describe('the metrics port', () => {
       version: build.version,
       revision: build.revision,
       // The server runs on the same Node binary as the tests.
-      node_version: process.version,
+      node_version: `v${NODE_VERSION}`,
     });
     expect(info[0]?.value).toBe(1);
   });
 
   it('turns a telemetry beacon into meridian_* counters and histograms', async () => {
-    const reply = await request(`${server.url}/api/telemetry`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(BEACON),
-    });
-    expect(reply.status).toBe(204);
+    const { token } = await loadPage(server.url, { path: '/ja' });
+    expect(await sendBeacon(server.url, { ...BEACON, token })).toBe(204);
 
     const text = await scrape(server);
     expect(valueOf(text, 'meridian_client_events_total', { event: 'web_vital', page_build: 'self' })).toBe(1);
@@ -123,8 +120,7 @@ describe('the metrics port', () => {
 
   it('passes promtool check metrics, but for prom-client’s own *_total gauges', async () => {
     const text = await scrape(server);
-    const result = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
-    expect(result.error).toBeUndefined();
+    const result = runSync('promtool', ['check', 'metrics'], { input: text, check: false });
 
     const complaints = `${result.stdout}\n${result.stderr}`
       .split('\n')
@@ -133,8 +129,8 @@ describe('the metrics port', () => {
     const ours = complaints.filter((line) => !PROM_CLIENT_LINT.test(line));
     expect(ours).toEqual([]);
     // 0: clean; 3: lint problems only (all of them prom-client's, as checked above).
-    if (complaints.length === 0) expect(result.status).toBe(0);
-    else expect(result.status).toBe(3);
+    if (complaints.length === 0) expect(result.exitCode).toBe(0);
+    else expect(result.exitCode).toBe(3);
   });
 });
 

@@ -29,6 +29,9 @@ describe('Accept-Encoding on a prerendered page', () => {
     ['br;q=0.1, gzip;q=0.9', 'gzip'],
     ['deflate', undefined],
     ['', undefined],
+    // x-gzip is gzip (RFC 9110 §8.4.1.3).
+    ['x-gzip', 'gzip'],
+    ['x-gzip, identity;q=0', 'gzip'],
   ])('"%s" gets %s', async (acceptEncoding, coding) => {
     const reply = await request(`${server.url}/ja`, { headers: { 'Accept-Encoding': acceptEncoding } });
     expect(reply.status).toBe(200);
@@ -96,6 +99,44 @@ describe('conditional requests on a prerendered page', () => {
     expect(await conditional({ 'If-Modified-Since': new Date(Date.parse(lastModified) - 86_400_000).toUTCString() })).toBe(200);
     expect(await conditional({ 'If-Modified-Since': 'not a date' })).toBe(200);
     expect(await conditional({ 'If-None-Match': '"other"', 'If-Modified-Since': lastModified })).toBe(200);
+  });
+
+  it('evaluates the conditions whatever the request’s Cache-Control: a true If-None-Match with no-cache is still a 304', async () => {
+    expect(await conditional({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })).toBe(304);
+    expect(await conditional({ 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' })).toBe(304);
+    expect(await conditional({ 'If-Modified-Since': lastModified, 'Cache-Control': 'max-age=0' })).toBe(304);
+  });
+
+  it('answers 412 to a false If-Match or If-Unmodified-Since, and the page to a true one', async () => {
+    expect(await conditional({ 'If-Match': '"nope"' })).toBe(412);
+    expect(await conditional({ 'If-Match': `W/${etag}` })).toBe(412);
+    expect(await conditional({ 'If-Unmodified-Since': new Date(Date.parse(lastModified) - 86_400_000).toUTCString() })).toBe(412);
+    expect(await conditional({ 'If-Match': etag })).toBe(200);
+    expect(await conditional({ 'If-Match': '*' })).toBe(200);
+    expect(await conditional({ 'If-Unmodified-Since': lastModified })).toBe(200);
+    expect(await conditional({ 'If-Unmodified-Since': 'not a date' })).toBe(200);
+    const failed = await request(`${server.url}/ja`, { headers: { 'If-Match': '"nope"' } });
+    expect(failed.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(failed.body).toBe('Precondition Failed\n');
+  });
+});
+
+describe('conditional requests on a build chunk', () => {
+  it('a true If-None-Match with no-cache is a 304; a false If-Match or past If-Unmodified-Since a 412', async () => {
+    const full = await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br' } });
+    const etag = String(full.headers.etag);
+    const lastModified = String(full.headers['last-modified']);
+    const status = async (headers: Record<string, string>) =>
+      (await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'br', ...headers } })).status;
+    expect(await status({ 'If-None-Match': etag, 'Cache-Control': 'no-cache' })).toBe(304);
+    expect(await status({ 'If-Match': '"nope"' })).toBe(412);
+    expect(await status({ 'If-Unmodified-Since': new Date(Date.parse(lastModified) - 86_400_000).toUTCString() })).toBe(412);
+    expect(await status({ 'If-Match': etag })).toBe(200);
+  });
+
+  it('reads x-gzip as gzip', async () => {
+    const reply = await request(`${server.url}${script}`, { headers: { 'Accept-Encoding': 'x-gzip' } });
+    expect(reply.headers['content-encoding']).toBe('gzip');
   });
 });
 

@@ -152,6 +152,24 @@ describe('not-found pages from a template', () => {
     },
   );
 
+  it.each([
+    ['a 4 KiB query', `?q=${'x'.repeat(4096)}`],
+    ['a query past 1,000 characters in a locale', `?${'a=1&'.repeat(300)}`],
+    ['a query of other characters than a URL’s', '?q="<x>"&r={}'],
+  ])('%s: from memory, the page Next renders for the path alone (the query left out of its payload)', async (_, query) => {
+    for (const pathname of ['/nope', '/ja/nope/deeper']) {
+      const headers = { 'accept-encoding': 'identity' };
+      const [fromTemplate, rendered] = await Promise.all([
+        request(`${ours.url}${pathname}${query}`, { headers }),
+        request(`${nextUrl}${pathname}`, { headers }),
+      ]);
+      expect(fromTemplate.status, pathname).toBe(404);
+      expect(comparable(fromTemplate.body), pathname).toEqual(comparable(rendered.body));
+      // Sent whole, as only the template is: Next streams what it renders.
+      expect(Number(fromTemplate.headers['content-length']), pathname).toBe(Buffer.byteLength(fromTemplate.body));
+    }
+  });
+
   it('answers HEAD with the headers only', async () => {
     const reply = await request(`${ours.url}/ja/nope`, { method: 'HEAD' });
     expect(reply.status).toBe(404);

@@ -79,8 +79,13 @@ async function ask(base: string, target: string, headers: RouterHeaders, method 
 
 /** Next's answer as ours should be: the root keeps its Vary by language. */
 function expectedOf(pathname: string, next: Answer): Answer {
-  if (pathname !== '/' || !next.headers.vary || next.headers.vary.endsWith('Cookie, Accept-Language')) return next;
-  return { ...next, headers: { ...next.headers, vary: `${next.headers.vary}, Cookie, Accept-Language` } };
+  // Where we differ on purpose: a redirect says its (empty) body is plain text, and the root keeps its Vary.
+  const typed =
+    next.status === 307 && next.headers['content-type'] === undefined
+      ? { ...next, headers: { ...next.headers, 'content-type': 'text/plain; charset=utf-8' } }
+      : next;
+  if (pathname !== '/' || !typed.headers.vary || typed.headers.vary.endsWith('Cookie, Accept-Language')) return typed;
+  return { ...typed, headers: { ...typed.headers, vary: `${typed.headers.vary}, Cookie, Accept-Language` } };
 }
 
 let ours: RunningServer;

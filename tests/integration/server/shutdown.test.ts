@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, logLine, request, scrape, valueOf } from '../support/http';
+import { loadPage } from '../../../tools/telemetry-attack/requests.mjs';
 import { startServer, type RunningServer } from '../support/server-process';
 
 const running: RunningServer[] = [];
@@ -32,9 +33,10 @@ function refuses(url: string): Promise<boolean> {
  * A telemetry POST over a raw socket, with only the first half of its body sent.
  * `head` resolves with the response head (or what arrived before the socket closed).
  */
-function startSlowBeacon(url: string): { finish: () => void; head: Promise<string>; closed: Promise<void> } {
+async function startSlowBeacon(url: string): Promise<{ finish: () => void; head: Promise<string>; closed: Promise<void> }> {
   const { hostname, port } = new URL(url);
-  const body = JSON.stringify({ events: [{ type: 'chunk_reload', reason: 'slow client' }] });
+  const { token } = await loadPage(url);
+  const body = JSON.stringify({ token, events: [{ type: 'chunk_reload', reason: 'slow client' }] });
   const half = Math.floor(body.length / 2);
   const socket: Socket = connect(Number(port), hostname);
   let received = '';
@@ -49,7 +51,7 @@ function startSlowBeacon(url: string): { finish: () => void; head: Promise<strin
   });
   socket.on('error', () => {});
   socket.write(
-    `POST /api/telemetry HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+    `POST /api/telemetry HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nSec-Fetch-Site: same-origin\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: slow-beacon\r\n\r\n${body.slice(0, half)}`,
   );
   return { head, closed, finish: () => socket.write(body.slice(half)) };
@@ -58,11 +60,11 @@ function startSlowBeacon(url: string): { finish: () => void; head: Promise<strin
 describe('graceful shutdown', () => {
   it('on SIGTERM: not ready at once, serving through the delay, then closed, in-flight requests finish, exit 0', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '10000' });
-    const slow = startSlowBeacon(server.url);
+    const slow = await startSlowBeacon(server.url);
     // The slow request is in flight once the server counts it.
     await eventually(async () => expect(valueOf(await scrape(server), 'http_server_active_requests')).toBe(1));
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     await eventually(async () => expect((await request(`${server.url}/readyz`)).status).toBe(503), 10_000, 20);
     const page = await request(`${server.url}/ja`);
     expect(page.status).toBe(200);
@@ -85,7 +87,7 @@ describe('graceful shutdown', () => {
   it('answers /readyz "draining" during the delay', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '5000' });
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     const reply = await eventually(async () => {
       const answer = await request(`${server.url}/readyz`);
       expect(answer.status).toBe(503);
@@ -98,9 +100,9 @@ describe('graceful shutdown', () => {
   it('exits at once, with a non-zero code, on a second SIGTERM during the delay', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '30000', SHUTDOWN_TIMEOUT_MS: '10000' });
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
     await logLine(server, (line) => line.msg === 'Shutting down: draining');
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
 
     const code = await server.exited;
     expect(code).not.toBe(0);
@@ -112,7 +114,7 @@ describe('graceful shutdown', () => {
   it('treats SIGINT as SIGTERM: draining, then a clean exit 0', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '1500', SHUTDOWN_TIMEOUT_MS: '10000' });
 
-    server.child.kill('SIGINT');
+    server.kill('SIGINT');
     await eventually(async () => expect((await request(`${server.url}/readyz`)).status).toBe(503), 10_000, 20);
 
     expect(await server.exited).toBe(0);
@@ -122,10 +124,10 @@ describe('graceful shutdown', () => {
 
   it('cuts requests still in flight after SHUTDOWN_TIMEOUT_MS, and still exits 0', async () => {
     const server = await start({ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '1000' });
-    const slow = startSlowBeacon(server.url);
+    const slow = await startSlowBeacon(server.url);
     await eventually(async () => expect(valueOf(await scrape(server), 'http_server_active_requests')).toBe(1));
 
-    server.child.kill('SIGTERM');
+    server.kill('SIGTERM');
 
     expect(await server.exited).toBe(0);
     await slow.closed;

@@ -1,23 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { ROOT, SERVER_ENTRY, waitForHttp } from '../../../tools/lib/app-server.mjs';
+import { ROOT, SERVER_ENTRY, startApp } from '../../../tools/lib/app-server.mjs';
 import { freePort } from '../../../tools/lib/ports.mjs';
-import { exitAsFailure } from '../../../tools/lib/wait.mjs';
 
 export { freePort };
 
 export interface RunningServer {
   url: string;
   metricsUrl: string;
-  child: ChildProcess;
+  /** The serving process's. */
+  pid: number | undefined;
   /** Every stdout line so far. */
   lines(): string[];
   stderr(): string;
   exited: Promise<number | null>;
+  /** Sends `signal` without waiting. */
+  kill(signal: NodeJS.Signals): void;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -49,14 +49,15 @@ export function serverPerFile(env: Record<string, string> = {}): RunningServer {
     get metricsUrl() {
       return current().metricsUrl;
     },
-    get child() {
-      return current().child;
+    get pid() {
+      return current().pid;
     },
     get exited() {
       return current().exited;
     },
     lines: () => current().lines(),
     stderr: () => current().stderr(),
+    kill: (signal) => current().kill(signal),
     stop: (signal) => current().stop(signal),
   };
 }
@@ -75,43 +76,24 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, [options.entry ?? path.join(ROOT, SERVER_ENTRY)], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      HOSTNAME: '127.0.0.1',
-      SHUTDOWN_DELAY_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const app = await startApp({
+    port,
+    entry: options.entry,
+    baseEnv: { PATH: process.env.PATH },
+    env: { METRICS_PORT: String(metricsPort), SHUTDOWN_DELAY_MS: '0', ...env },
+    waitReady: options.waitReady !== false,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  const url = `http://127.0.0.1:${port}`;
-  const server: RunningServer = {
-    url,
-    metricsUrl: `http://127.0.0.1:${metricsPort}`,
-    child,
-    lines: () => stdout.split('\n').filter(Boolean),
-    stderr: () => stderr,
-    exited,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
-    },
+  return {
+    url: app.url,
+    // A server given its own loopback address (HOSTNAME, as a pod has its own) is reached there.
+    metricsUrl: `http://${env.HOSTNAME ?? '127.0.0.1'}:${metricsPort}`,
+    pid: app.pid,
+    lines: () => app.stdout().split('\n').filter(Boolean),
+    stderr: app.stderr,
+    exited: app.exited,
+    kill: app.kill,
+    stop: app.stop,
   };
-  if (options.waitReady === false) return server;
-  // Once ready, a later exit is expected (stop()): exitAsFailure never leaves it unhandled.
-  const diedEarly = exitAsFailure('server', once(child, 'exit'), () => '');
-  await Promise.race([waitForHttp(`${url}/readyz`), diedEarly]).catch((error: unknown) => {
-    throw new Error(`server not ready: ${String(error)}\n${stderr}${stdout}`);
-  });
-  return server;
 }
 
 /** The parsed JSON lines of a server's stdout; throws on any line that is not JSON. */

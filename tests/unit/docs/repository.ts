@@ -1,8 +1,8 @@
 // The repository as the docs tests read it: its text files, its Markdown files parsed, and
 // whether a path with an #anchor leads somewhere.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { runSync } from '../../../tools/lib/command.mjs';
 import { type MarkdownFile, readMarkdown } from './markdown';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -12,7 +12,7 @@ const SKIPPED = [/\.(png|ico)$/, /(^|\/)package-lock\.json$/, /(^|\/)go\.(sum|mo
 
 /** Every file git tracks or would (untracked, not ignored), relative to the root. */
 export function repositoryFiles(): string[] {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' });
+  const listed = runSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT }).stdout;
   return [...new Set(listed.split('\0'))].filter((file) => file && existsSync(path.join(ROOT, file))).sort();
 }
 

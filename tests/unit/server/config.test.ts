@@ -16,7 +16,11 @@ describe('readConfig', () => {
       trustProxy: false,
       hsts: false,
       telemetryRateLimitPerMinute: 60,
+      telemetryTokenKeys: null,
+      telemetryTokenTtlMs: 1_800_000,
+      podIp: null,
       buildPollIntervalMs: 60_000,
+      render: { concurrency: 4, queue: 16 },
       releaseServices: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
@@ -36,7 +40,12 @@ describe('readConfig', () => {
       TRUST_PROXY: '1',
       HSTS: '1',
       TELEMETRY_RATE_LIMIT_PER_MINUTE: '10',
+      TELEMETRY_TOKEN_KEYS: `${'n'.repeat(32)}, ${'o'.repeat(40)}`,
+      TELEMETRY_TOKEN_TTL_MS: '600000',
+      POD_IP: 'fd00::7',
       BUILD_POLL_INTERVAL_MS: '1000',
+      RENDER_CONCURRENCY: '2',
+      RENDER_QUEUE: '0',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -53,7 +62,11 @@ describe('readConfig', () => {
       trustProxy: 1,
       hsts: true,
       telemetryRateLimitPerMinute: 10,
+      telemetryTokenKeys: ['n'.repeat(32), 'o'.repeat(40)],
+      telemetryTokenTtlMs: 600_000,
+      podIp: 'fd00::7',
       buildPollIntervalMs: 1000,
+      render: { concurrency: 2, queue: 0 },
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -96,6 +109,7 @@ describe('readConfig', () => {
     ['BUILD_POLL_INTERVAL_MS', '0', /BUILD_POLL_INTERVAL_MS="0" is invalid: expected an integer from 1000 to 86400000/],
     ['BUILD_POLL_INTERVAL_MS', '999', /BUILD_POLL_INTERVAL_MS="999"/],
     ['BUILD_POLL_INTERVAL_MS', 'soon', /BUILD_POLL_INTERVAL_MS="soon"/],
+    ['POD_IP', 'pod-a', /POD_IP="pod-a" is invalid: expected an IPv4 or IPv6 address/],
     ['STABLE_SERVICE_URL', 'meridian-stable', /STABLE_SERVICE_URL="meridian-stable" is invalid: expected an http\(s\) URL/],
     ['STABLE_SERVICE_URL', 'ftp://meridian-stable', /STABLE_SERVICE_URL="ftp:\/\/meridian-stable"/],
     ['CANARY_SERVICE_URL', 'http://meridian-canary/builds', /CANARY_SERVICE_URL=.* is invalid: expected an origin, with no path or query/],
@@ -127,6 +141,25 @@ describe('readConfig', () => {
     expect(readConfig(services).releaseServices).toEqual({ stable: 'http://web-stable.site.svc', canary: 'https://web-canary:8443' });
     expect(() => readConfig({ STABLE_SERVICE_URL: 'http://web-stable' })).toThrow(/CANARY_SERVICE_URL is unset: .* together, or neither/);
     expect(() => readConfig({ CANARY_SERVICE_URL: 'http://web-canary' })).toThrow(/STABLE_SERVICE_URL is unset/);
+  });
+
+  it('never prints a token key, even a refused one', () => {
+    for (const value of ['short-but-secret', `${'k'.repeat(32)},two words ${'k'.repeat(30)}`, Array(5).fill('k'.repeat(32)).join(',')]) {
+      expect(() => readConfig({ TELEMETRY_TOKEN_KEYS: value })).toThrow(
+        /^config: TELEMETRY_TOKEN_KEYS=\(hidden, \d+ characters\) is invalid: expected 1 to 4 comma-separated keys of at least 32 characters without spaces$/,
+      );
+    }
+  });
+
+  it('keeps page-view tokens alive over two poll intervals at least, three by default', () => {
+    expect(readConfig({ BUILD_POLL_INTERVAL_MS: '3600000' }).telemetryTokenTtlMs).toBe(10_800_000);
+    expect(readConfig({ BUILD_POLL_INTERVAL_MS: '600000', TELEMETRY_TOKEN_TTL_MS: '1200000' }).telemetryTokenTtlMs).toBe(1_200_000);
+    expect(() => readConfig({ BUILD_POLL_INTERVAL_MS: '600000', TELEMETRY_TOKEN_TTL_MS: '1199999' })).toThrow(
+      /TELEMETRY_TOKEN_TTL_MS=1199999 must be at least twice BUILD_POLL_INTERVAL_MS=600000/,
+    );
+    expect(() => readConfig({ TELEMETRY_TOKEN_TTL_MS: '59999' })).toThrow(
+      /TELEMETRY_TOKEN_TTL_MS="59999" is invalid: expected an integer from 60000 to 604800000/,
+    );
   });
 
   it('keeps the metrics port off the public port', () => {

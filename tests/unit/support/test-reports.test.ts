@@ -1,20 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileTimings, playwrightOutcome, vitestOutcome } from '../../support/test-reports.mjs';
+import { runSync } from '../../../tools/lib/command.mjs';
+import { fileTimings, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from '../../support/test-reports.mjs';
 
 // Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let dir: string;
 
 function runReporting(command: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    execFileSync(path.join(ROOT, 'node_modules/.bin', command), args, { cwd: dir, stdio: 'pipe', env: { ...process.env, CI: '', ...env } });
-  } catch {
-    // Both exit non-zero here: the suites are made to fail.
-  }
+  // Both exit non-zero here: the suites are made to fail.
+  runSync(path.join(ROOT, 'node_modules/.bin', command), args, { cwd: dir, env: { ...process.env, CI: '', ...env }, check: false });
 }
 
 beforeAll(() => {
@@ -34,6 +31,10 @@ beforeAll(() => {
   writeFileSync(
     path.join(dir, 'failing.e2e.js'),
     "const { test, expect } = require('@playwright/test');\ntest('passes', () => {});\ntest.describe('group', () => {\n  test('fails', () => { expect(1).toBe(2); });\n});\n",
+  );
+  writeFileSync(
+    path.join(dir, 'slow.e2e.js'),
+    "const { test } = require('@playwright/test');\ntest('waits', () => new Promise((resolve) => setTimeout(resolve, 400)));\n",
   );
   writeFileSync(path.join(dir, 'playwright.config.js'), "module.exports = { testMatch: '*.e2e.js' };\n");
   runReporting(
@@ -86,12 +87,27 @@ describe('fileTimings', () => {
   });
 });
 
+describe('playwrightFileTimings and slowestFiles', () => {
+  it("lists each spec file's time, slowest first, and the slowest files of every run together", () => {
+    const report = JSON.parse(readFileSync(path.join(dir, 'playwright.json'), 'utf8'));
+    const e2e = playwrightFileTimings(report, dir);
+    expect(e2e.map(({ file }) => file)).toEqual(['slow.e2e.js', 'failing.e2e.js']);
+    expect(e2e[0]?.ms).toBeGreaterThanOrEqual(400);
+    const vitest = fileTimings(JSON.parse(readFileSync(path.join(dir, 'durations.json'), 'utf8')), dir);
+    const slowest = slowestFiles([vitest, e2e], 3);
+    expect(slowest).toHaveLength(3);
+    expect(slowest.map(({ file }) => file)).toEqual(expect.arrayContaining(['slow-hook.test.js', 'slow.e2e.js']));
+    expect(slowest.map(({ ms }) => ms)).toEqual([...slowest.map(({ ms }) => ms)].sort((a, b) => b - a));
+    expect(slowestFiles([vitest, e2e])).toHaveLength(vitest.length + e2e.length);
+  });
+});
+
 describe('playwrightOutcome', () => {
   it('names a failed test with its describe block and the first line of its error, without colour codes', () => {
     const report = JSON.parse(readFileSync(path.join(dir, 'playwright.json'), 'utf8'));
     const outcome = playwrightOutcome(report);
     expect(outcome).toEqual({
-      passed: 1,
+      passed: 2,
       failed: 1,
       failures: ['failing.e2e.js:4 › group › fails: Error: expect(received).toBe(expected) // Object.is equality'],
     });

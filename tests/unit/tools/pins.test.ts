@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkedModuleVersion } from '../../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
+import { runSync } from '../../../tools/lib/command.mjs';
 import { cacheDir, CACHE_ROOT, moduleVersion, PINS, type Pin } from '../../../tools/pins.mjs';
 import { TABLE_END, TABLE_START, withPinsTable } from '../../../tools/pins-table/pins-table.mjs';
 
@@ -21,7 +21,7 @@ const versionToken = (version: string) => new RegExp(`(?<![\\d.])v?${version.rep
 
 /** Tracked text files but the manifest and the means, with docs/cluster.md's generated table left out. */
 function trackedTexts(): { file: string; lines: string[] }[] {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = runSync('git', ['ls-files', '-z'], { cwd: ROOT }).stdout.split('\0').filter(Boolean);
   return files
     .filter((file) => file !== 'tools/pins.mjs' && !MEANS.test(file) && !BINARY.test(file))
     .filter(

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /**
- * Asks a Kubernetes Service on a connection of its own, and resolves with the answer's head.
+ * Asks a Kubernetes Service (or a pod) on a connection of its own, and resolves with the answer's head.
  * kube-proxy picks a pod per connection, and leaves open connections where they are when Argo
  * Rollouts moves the Service's selector to another ReplicaSet: over a kept-alive connection a
  * pod would go on asking a pod of the build the Service selected before. On the cluster, the
@@ -11,7 +11,7 @@ import { request as httpsRequest } from 'node:https';
  */
 export function askService(
   url: URL,
-  options: { method?: 'GET' | 'HEAD'; headers?: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+  options: { method?: 'GET' | 'HEAD' | 'POST'; headers?: Record<string, string>; body?: Buffer; timeoutMs: number; signal?: AbortSignal },
 ): Promise<IncomingMessage> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -29,6 +29,6 @@ export function askService(
       clearTimeout(timer);
       reject(error);
     });
-    request.end();
+    request.end(options.body);
   });
 }

@@ -23,29 +23,43 @@ function hostFieldCount(rawHeaders: readonly string[]): number {
   return count;
 }
 
-/**
- * The one transfer coding the server reads is chunked, once and last (RFC 9112
- * §6.1, §6.3): anything else leaves the body's length unknown. A coding it does
- * not know would deserve a 501, but bad input gets a 4xx here.
- */
-function isChunkedOnly(header: string): boolean {
-  const codings = header.split(',').map((coding) => (coding.split(';', 1)[0] ?? '').trim().toLowerCase());
-  return codings.length === 1 && codings[0] === 'chunked';
+/** Why a head cannot be served: its status and the text of the answer. */
+export interface HeadRefusal {
+  status: 400 | 501;
+  text: string;
 }
 
 /**
- * Why the head of a parsed request cannot be served (the text of its 400), or
- * undefined: exactly one valid Host (HTTP/1.0 may send none), RFC 9112 §3.2; a
- * Transfer-Encoding only of chunked, and only in HTTP/1.1, §6.1.
+ * The one transfer coding the server reads is chunked, once and last (RFC 9112
+ * §6.1, §6.3): chunked elsewhere, twice or missing leaves the body's end unknown (a
+ * 400). Another coding before a final chunked (`gzip, chunked`) frames the body all
+ * right but is one the server does not implement: a 501 (RFC 9112 §6.1).
  */
-export function malformedHeadOf(req: IncomingMessage): string | undefined {
+function transferCodingRefusal(header: string): HeadRefusal | undefined {
+  const codings = header.split(',').map((coding) => (coding.split(';', 1)[0] ?? '').trim().toLowerCase());
+  const chunked = codings.filter((coding) => coding === 'chunked').length;
+  if (chunked === 1 && codings.at(-1) === 'chunked') {
+    if (codings.length === 1) return undefined;
+    if (codings.every((coding) => coding !== '')) return { status: 501, text: 'Not Implemented: Transfer-Encoding other than chunked' };
+  }
+  return { status: 400, text: 'Bad Request: Transfer-Encoding must be chunked, once' };
+}
+
+/**
+ * Why the head of a parsed request cannot be served, or undefined: exactly one valid
+ * Host (HTTP/1.0 may send none), RFC 9112 §3.2; a Transfer-Encoding only in HTTP/1.1,
+ * ending in chunked once, §6.1.
+ */
+export function malformedHeadOf(req: IncomingMessage): HeadRefusal | undefined {
   const transferEncoding = req.headers['transfer-encoding'];
-  if (transferEncoding !== undefined && (req.httpVersion !== '1.1' || !isChunkedOnly(transferEncoding))) {
-    return 'Bad Request: Transfer-Encoding must be chunked, once';
+  if (transferEncoding !== undefined) {
+    if (req.httpVersion !== '1.1') return { status: 400, text: 'Bad Request: Transfer-Encoding must be chunked, once' };
+    const refusal = transferCodingRefusal(transferEncoding);
+    if (refusal) return refusal;
   }
   const hosts = hostFieldCount(req.rawHeaders);
   if (hosts === 0 ? req.httpVersion !== '1.0' : hosts > 1 || !isValidHost(req.headers.host ?? '')) {
-    return 'Bad Request: exactly one valid Host header is required';
+    return { status: 400, text: 'Bad Request: exactly one valid Host header is required' };
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import parseRange from 'range-parser';
 import { setHeaderList } from '@/server/serving/edge/security-headers';
-import { isFresh, preferredCoding } from '@/server/serving/negotiation/negotiation';
+import { preferredCoding } from '@/server/serving/negotiation/negotiation';
+import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import { answerPlainText } from '@/server/serving/plain-text';
 import type { Representation, ServedFile } from './served-file';
 
@@ -41,15 +42,17 @@ function writeValidators(res: ServerResponse, file: ServedFile, representation: 
 
 /**
  * Answers GET or HEAD of a file from memory: the smallest coding the visitor
- * accepts (identity when it accepts none: a file is never refused), 304 when
- * their copy is still good (If-None-Match, then If-Modified-Since, against the
- * selected coding), a part of it for a Range, and to a HEAD the same headers
- * without the body.
+ * accepts (identity when it accepts none: a file is never refused), its
+ * preconditions evaluated against the selected coding (412 when If-Match or
+ * If-Unmodified-Since is false, 304 when their copy is still good), a part of it
+ * for a Range, and to a HEAD the same headers without the body.
  */
 export function serveFile(req: IncomingMessage, res: ServerResponse, file: ServedFile): void {
   const coding = preferredCoding(req, file.codings) ?? 'identity';
   const selected = file.representations[coding] ?? file.representations.identity;
-  if (isFresh(req, { etag: selected.etag, lastModified: file.lastModified })) {
+  const precondition = evaluatePreconditions(req, { etag: selected.etag, lastModified: file.lastModified });
+  if (precondition === 'failed') return answerPlainText(req, res, 412, 'Precondition Failed');
+  if (precondition === 'not-modified') {
     writeValidators(res, file, selected);
     res.statusCode = 304;
     res.end();

@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import fresh from 'fresh';
 import Negotiator from 'negotiator';
 
 /** negotiator 1.x takes the server's preference for ties; @types/negotiator (0.6) predates it. */
@@ -17,8 +16,14 @@ const MEMO_HEADER_LENGTH = 256;
 const NO_HEADER = '';
 const memos = new WeakMap<readonly ContentCoding[], Map<string, ContentCoding | undefined>>();
 
+/** `x-gzip` is gzip (RFC 9110 §8.4.1.3), which negotiator does not know. */
+const X_GZIP = /(^|[\s,])x-gzip(?=\s*(?:[;,]|$))/gi;
+
 function negotiate(req: IncomingMessage, available: readonly ContentCoding[]): ContentCoding | undefined {
-  const negotiator = new Negotiator(req) as unknown as EncodingNegotiator;
+  const header = req.headers['accept-encoding'];
+  const normalized = header?.replace(X_GZIP, '$1gzip');
+  const read = normalized !== header ? { headers: { 'accept-encoding': normalized } } : req;
+  const negotiator = new Negotiator(read) as unknown as EncodingNegotiator;
   const coding = negotiator.encoding([...available], { preferred: [...available] });
   return available.find((candidate) => candidate === coding);
 }
@@ -39,14 +44,4 @@ export function preferredCoding(req: IncomingMessage, available: readonly Conten
   const coding = negotiate(req, available);
   memo.set(header, coding);
   return coding;
-}
-
-/**
- * Whether the visitor's cached copy is still good, by RFC 9110 §13.1:
- * If-None-Match (a list, `*`, weak comparison) and, only without it,
- * If-Modified-Since.
- */
-export function isFresh(req: IncomingMessage, validators: { etag: string; lastModified: string }): boolean {
-  if (req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined) return false;
-  return fresh(req.headers, { etag: validators.etag, 'last-modified': validators.lastModified });
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import { routeHandover, ROUTE_HANDOVER_HEADER } from '@/i18n/route-handover';
 import { REQUESTED_PATH_HEADER } from '@/shared/request-headers';
 import { VARY_BY_LANGUAGE } from '@/shared/vary';
@@ -6,7 +7,7 @@ import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy, nonceSource } fr
 import { dropUntrustedForwarding, type ProxyTrust } from '@/server/serving/edge/client-address';
 import { varyOn } from '@/server/serving/negotiation/vary';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
-import type { PreparedNext } from './next-app';
+import type { Renderer } from '@/server/rendering/renderer';
 
 /**
  * What Next gets, and how: the request as Next should see it (forwarding
@@ -14,13 +15,15 @@ import type { PreparedNext } from './next-app';
  * server answered with a 500, while a server may always ignore it; a HEAD as
  * the GET it stands for, so Next writes the same headers, compression
  * included, and Node drops the body), the routing decision already made (marked with this process's `routeHandoverKey`,
- * see src/i18n/route-handover.ts), and the root's `Vary` kept whatever Next writes.
+ * see src/i18n/route-handover.ts), the request's span as its `traceparent` (Next's spans in
+ * the renderer's process hang below it), and the root's `Vary` kept whatever Next writes.
+ * Next itself runs in the renderer's process (src/server/rendering/).
  */
 export function handOverToNext(
   req: IncomingMessage,
   res: ServerResponse,
   route: RequestRoute,
-  next: PreparedNext,
+  renderer: Renderer,
   trust: ProxyTrust,
   routeHandoverKey: string,
   pageScriptHashes: readonly string[],
@@ -37,5 +40,6 @@ export function handOverToNext(
   req.headers['content-security-policy'] = policy;
   delete req.headers['content-security-policy-report-only'];
   res.setHeader(CONTENT_SECURITY_POLICY_HEADER, policy);
-  return next.handle(req, res);
+  propagation.inject(context.active(), req.headers);
+  return renderer.render(req, res);
 }

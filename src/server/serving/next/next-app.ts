@@ -2,15 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyBuildConfig, routerStateCheck } from './next-adapter';
+import { applyBuildConfig } from './next-adapter';
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface PreparedNext {
-  /** Next's request handler. */
+  /** Next's request handler (run in the renderer's process only: src/server/rendering/renderer-main.ts). */
   handle: NextHandler;
-  /** Whether Next's own parser reads a request's `Next-Router-State-Tree` (absent is fine). */
-  routerStateIsValid: (header: string | string[] | undefined) => boolean;
 }
 
 /** Resolves modules as the standalone build in `dir` does: from its own node_modules, as its server.js does. */
@@ -38,5 +36,5 @@ export async function loadNext(options: { dir: string; port: number }): Promise<
   // would make every locale rewrite look external.
   const app = createNext({ dir: options.dir, dev: false, hostname: 'localhost', port: options.port, quiet: true });
   await app.prepare();
-  return { handle: app.getRequestHandler(), routerStateIsValid: routerStateCheck(requireFromBuild) };
+  return { handle: app.getRequestHandler() };
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary';
 import type { PrerenderedPage } from './prerendered-pages';
-import { isFresh, preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
+import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
+import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
 import { CONTENT_SECURITY_POLICY_HEADER } from '@/server/serving/edge/content-security-policy';
 import { setHeaderList, type HeaderList } from '@/server/serving/edge/security-headers';
@@ -40,7 +41,14 @@ export function servePrerendered(
     answerPlainText(req, res, 406, 'Not Acceptable: br, gzip or identity');
     return true;
   }
-  if (isFresh(req, { etag: page.etags[coding], lastModified: page.lastModified })) {
+  const precondition = evaluatePreconditions(req, { etag: page.etags[coding], lastModified: page.lastModified });
+  if (precondition === 'failed') {
+    setHeaderList(res, head);
+    res.setHeader('Vary', vary);
+    answerPlainText(req, res, 412, 'Precondition Failed');
+    return true;
+  }
+  if (precondition === 'not-modified') {
     setHeaderList(res, head);
     res.setHeader(CONTENT_SECURITY_POLICY_HEADER, page.policy);
     setHeaderList(res, page.cacheHeaders[coding]);

@@ -25,7 +25,7 @@ export function localeRedirectOf(req: IncomingMessage, route: RequestRoute): str
 
 /**
  * The locale proxy's permanent redirects, answered without Next: the same
- * status, Location, Refresh and body Next sends for them. A request Next
+ * status, Location, Refresh and body Next sends for them, said to be plain text. A request Next
  * handles allocates objects V8 keeps until its next full collection (undici
  * `Request`s with an abort signal, held by a FinalizationRegistry), so under
  * load each one grows the old generation; see docs/performance.md. True when
@@ -37,6 +37,7 @@ export function answerLocaleRedirect(req: IncomingMessage, res: ServerResponse, 
   res.statusCode = 308;
   res.setHeader('Location', location);
   res.setHeader('Refresh', `0;url=${location}`);
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(location));
   res.end(req.method === 'HEAD' ? undefined : location);
   return true;

@@ -69,6 +69,9 @@ export function redirectedForCacheBusting(
   return matched.then((matches) => !matches && redirect(req, res, route, cacheBusting, deploymentId, headers));
 }
 
+/** Every redirect says what its body is, empty or not. */
+const REDIRECT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+
 async function redirect(
   req: IncomingMessage,
   res: ServerResponse,
@@ -81,6 +84,7 @@ async function redirect(
   res.setHeader('Location', await cacheBusting.redirectTarget(req.url ?? '/', headers));
   res.setHeader('x-nextjs-deployment-id', deploymentId);
   if (route.decision.kind === 'serve' && route.decision.variesByLanguage) res.setHeader('Vary', VARY_BY_LANGUAGE_HEADER);
+  res.setHeader('Content-Type', REDIRECT_CONTENT_TYPE);
   res.setHeader('Content-Length', 0);
   res.end();
   return true;

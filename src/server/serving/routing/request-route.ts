@@ -18,6 +18,11 @@ export interface RequestRoute {
   isDocument: boolean;
   /** A browser's load of a page the rules serve: GET or HEAD, a document, not a router payload. */
   pageLoad: boolean;
+  /**
+   * A page load a browser made by navigating: the page views the server counts
+   * (meridian_page_loads_total) and gives a page-view token to.
+   */
+  browserPageLoad: boolean;
 }
 
 /** One cookie of a Cookie header, as the proxy reads it. */
@@ -34,6 +39,17 @@ export function cookieValue(header: string | undefined, name: string): string | 
 function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * A browser navigating says so, which load generators, probes and scripts don't, so the page
+ * views counted are of pages that browsers (whose reports they divide) loaded. Browsers send
+ * Sec-Fetch-Dest only to secure origins (HTTPS, localhost); over plain HTTP a navigation still
+ * carries Upgrade-Insecure-Requests.
+ */
+function isNavigation(headers: IncomingHttpHeaders): boolean {
+  const destination = headers['sec-fetch-dest'];
+  return destination === undefined ? headers['upgrade-insecure-requests'] === '1' : destination === 'document';
 }
 
 /** Decides `req` (its `url` already in origin form) once. */
@@ -54,5 +70,5 @@ export function routeOf(req: IncomingMessage): RequestRoute {
   let pageLoad = decision.kind === 'serve' && isDocument && (req.method === 'GET' || req.method === 'HEAD');
   // `_rsc` marks a router payload whatever its headers say.
   if (pageLoad && query !== '') pageLoad = !new URLSearchParams(query).has('_rsc');
-  return { pathname, query, decision, isDocument, pageLoad };
+  return { pathname, query, decision, isDocument, pageLoad, browserPageLoad: pageLoad && isNavigation(req.headers) };
 }

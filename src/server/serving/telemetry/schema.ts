@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isNamespace } from '@/i18n/namespaces';
 import { isLocale } from '@/shared/locales';
+import { MAX_PAGE_VIEW_TOKEN } from '@/shared/page-view-token';
 import { BUILD_FILE_KINDS, MAX_EVENT_CAUSE, MAX_EVENT_TEXT, MAX_EVENTS_PER_BEACON, WEB_VITAL_NAMES } from '@/shared/telemetry-events';
 import { reportedRouteLabel } from '@/server/observability/route-label';
 
@@ -61,9 +62,13 @@ export const telemetryEventSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** The body of one beacon; `build` is only compared with the server's own id, never a label. */
+/**
+ * The body of one beacon. The page-view token is checked apart (page-view-tokens.ts), so a
+ * beacon without one is told so rather than called malformed; a `build` sent by an older page
+ * is dropped with any other unknown key: the build a report counts for is the token's.
+ */
 export const telemetryBatchSchema = z.object({
-  build: text().optional(),
+  token: z.string().max(MAX_PAGE_VIEW_TOKEN).optional(),
   events: z.array(telemetryEventSchema).min(1).max(MAX_EVENTS_PER_BEACON),
 });
 

@@ -1,8 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Metrics } from '@/server/observability/metrics';
-import type { PageBuild } from '@/shared/telemetry-events';
-import { telemetryBatchSchema, type ReceivedTelemetryEvent } from './schema';
+import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
+import type { ProxyTrust } from '@/server/serving/edge/client-address';
+import { RELAY_HEADER, type BeaconRelay } from './beacon-relay';
+import { hasBody, mediaTypeOf, readBody } from './beacon-body';
+import type { PageViewTokens } from './page-view-tokens';
+import type { ReplayGuard } from './replay-guard';
+import { recordOnce } from './record-reports';
+import { originRefusal } from './same-origin';
+import { telemetryBatchSchema } from './schema';
 
 /** A beacon holds at most 20 small events; a few hundred bytes in practice. */
 const MAX_BODY_BYTES = 8192;
@@ -10,138 +16,130 @@ const MAX_BODY_BYTES = 8192;
 const READ_TIMEOUT_MS = 10_000;
 /** The limiter's window is a minute. */
 const RETRY_AFTER_SECONDS = '60';
-/** sendBeacon sends a string as text/plain, which also spares a CORS preflight. */
-const CONTENT_TYPES = new Set(['application/json', 'text/plain']);
+/**
+ * Our pages send a Blob typed application/json. A text/plain POST is what another site's page
+ * can send without a CORS preflight, so it is refused; with this type a cross-site page's
+ * browser asks first (OPTIONS), gets no Access-Control-Allow-Origin, and sends nothing.
+ */
+const CONTENT_TYPE = 'application/json';
 /** Keeps the warning about an unexpected failure to one short line. */
 const MAX_LOGGED_ERROR = 500;
 
-export interface TelemetryDeps {
-  metrics: Metrics;
-  /** This server's build: a beacon's `build` is `self` when it names it, `other` whatever else it says. */
-  buildId: string;
-  logger: Logger;
-  clientAddress: string;
+/** What the endpoint holds for the process's lifetime (telemetry-services.ts). */
+export interface TelemetryServices {
   limiter: { take(address: string): boolean };
+  tokens: PageViewTokens;
+  replays: ReplayGuard;
+  /** Beacons of other pods' tokens go to them (beacon-relay.ts). */
+  relay: BeaconRelay;
+  /** This pod's address (POD_IP), the owner its tokens name; empty outside Kubernetes. */
+  podIp: string;
+  /** SITE_URL's origin, which a page's Origin may name too; undefined when unset. */
+  siteOrigin: string | undefined;
   /** Only tests shorten it. */
   readTimeoutMs?: number;
 }
 
-type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large' } | { kind: 'timeout' } | { kind: 'aborted' };
+export interface TelemetryDeps extends TelemetryServices {
+  metrics: Metrics;
+  /** This server's build: a report is `self` when its token names it, `other` whatever else it names. */
+  buildId: string;
+  logger: Logger;
+  clientAddress: string;
+  /** Which proxies may name the original host and scheme, for the same-origin check. */
+  trust: ProxyTrust;
+}
 
 /**
- * Reads the body, holding at most the limit plus one chunk. Once it gives up,
- * the rest is left unread (the stream keeps flowing into nothing) and the
- * connection closes after the answer.
+ * Every refusal: a tiny JSON body naming the reason, never cached, and counted. Browsers ignore
+ * a beacon's answer, so its status only tells a person (or a script) what was wrong.
  */
-function readBody(req: IncomingMessage, timeoutMs: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (result: BodyResult) => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onAborted).off('close', onAborted);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) settle({ kind: 'too_large' });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => settle({ kind: 'ok', body: Buffer.concat(chunks, size) });
-    const onAborted = () => settle({ kind: 'aborted' });
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
-    req.on('data', onData).on('end', onEnd).on('error', onAborted).on('close', onAborted);
-  });
+function refuse(
+  res: ServerResponse,
+  metrics: Metrics,
+  status: number,
+  reason: TelemetryRejection,
+  options: { close: boolean; headers?: Record<string, string> },
+): void {
+  metrics.telemetryRejected.inc({ reason });
+  answerRefusal(res, status, reason, options);
 }
 
-/** Whether the request announced a body; one we answer without reading is not worth draining. */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
-
-function mediaTypeOf(req: IncomingMessage): string {
-  const [type = ''] = (req.headers['content-type'] ?? '').split(';');
-  return type.trim().toLowerCase();
-}
-
-/** Every refusal: a tiny JSON body, never cached. */
-function fail(res: ServerResponse, status: number, error: string, options: { close: boolean; headers?: Record<string, string> }): void {
+function answerRefusal(
+  res: ServerResponse,
+  status: number,
+  reason: TelemetryRejection,
+  options: { close: boolean; headers?: Record<string, string> },
+): void {
   if (res.headersSent) return;
   res.statusCode = status;
   for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('Cache-Control', 'no-store');
   if (options.close) res.setHeader('Connection', 'close');
-  res.end(JSON.stringify({ error }));
-}
-
-function record(event: ReceivedTelemetryEvent, page_build: PageBuild, { metrics, logger }: TelemetryDeps): void {
-  metrics.clientEvents.inc({ event: event.type, page_build });
-  switch (event.type) {
-    case 'locale_load_failed': {
-      const { locale, namespace, cause } = event;
-      metrics.localeLoadFailures.inc({ locale, namespace, source: 'client', page_build });
-      logger.error({ locale, namespace, cause, source: 'client', page_build }, 'Failed locale loading');
-      return;
-    }
-    case 'manifest_fetch_failed':
-    case 'payload_fetch_failed': {
-      const kind = event.type === 'manifest_fetch_failed' ? event.kind : 'payload';
-      metrics.manifestFetchFailures.inc({ kind, page_build });
-      logger.warn({ kind, build_id: event.buildId, status: event.status, page_build }, 'Manifest fetch failed');
-      return;
-    }
-    case 'web_vital': {
-      const labels = { locale: event.locale, page_build };
-      // Browsers report LCP and INP in milliseconds; the histograms are in seconds.
-      // FCP and TTFB have no histogram; a page reports its TTFB once per load (Next's
-      // useReportWebVitals), which makes it the page view that failures are counted against.
-      if (event.name === 'LCP') metrics.webVitalLcp.observe(labels, event.value / 1000);
-      else if (event.name === 'INP') metrics.webVitalInp.observe(labels, event.value / 1000);
-      else if (event.name === 'CLS') metrics.webVitalCls.observe(labels, event.value);
-      else if (event.name === 'TTFB') metrics.pageViews.inc({ page_build });
-      return;
-    }
-    default: {
-      const { type, ...fields } = event;
-      logger.debug({ event: type, ...fields }, 'Client event');
-    }
-  }
+  res.end(JSON.stringify({ error: reason }));
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: TelemetryDeps): Promise<void> {
-  // Every request counts against the limit, valid or not, so garbage can't be sent for free.
-  if (!deps.limiter.take(deps.clientAddress)) {
-    return fail(res, 429, 'rate_limited', { close: hasBody(req), headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+  const { metrics } = deps;
+  const body = hasBody(req);
+  // A beacon another pod relays was checked there for its origin and rate; its mark, once the
+  // body is in, says whether it was (a forged mark is refused).
+  const relayMark = req.headers[RELAY_HEADER];
+  if (relayMark === undefined) {
+    // Every request counts against the limit, valid or not, so garbage can't be sent for free.
+    if (!deps.limiter.take(deps.clientAddress)) {
+      return refuse(res, metrics, 429, 'rate_limited', { close: body, headers: { 'Retry-After': RETRY_AFTER_SECONDS } });
+    }
   }
   if (req.method !== 'POST') {
-    return fail(res, 405, 'method_not_allowed', { close: hasBody(req), headers: { Allow: 'POST' } });
+    return refuse(res, metrics, 405, 'method_not_allowed', { close: body, headers: { Allow: 'POST' } });
   }
-  if (!CONTENT_TYPES.has(mediaTypeOf(req))) {
-    return fail(res, 415, 'unsupported_media_type', { close: hasBody(req) });
-  }
+  const foreign = relayMark === undefined ? originRefusal(req, deps.trust, deps.siteOrigin) : null;
+  if (foreign) return refuse(res, metrics, 403, foreign, { close: body });
+  if (mediaTypeOf(req) !== CONTENT_TYPE) return refuse(res, metrics, 415, 'unsupported_media_type', { close: body });
   if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
-    return fail(res, 413, 'payload_too_large', { close: true });
+    return refuse(res, metrics, 413, 'payload_too_large', { close: true });
   }
 
-  const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS);
-  if (read.kind === 'too_large') return fail(res, 413, 'payload_too_large', { close: true });
-  if (read.kind === 'timeout') return fail(res, 408, 'request_timeout', { close: true });
-  if (read.kind === 'aborted') return fail(res, 400, 'aborted', { close: true });
+  const read = await readBody(req, deps.readTimeoutMs ?? READ_TIMEOUT_MS, MAX_BODY_BYTES);
+  if (read.kind === 'too_large') return refuse(res, metrics, 413, 'payload_too_large', { close: true });
+  if (read.kind === 'timeout') return refuse(res, metrics, 408, 'request_timeout', { close: true });
+  if (read.kind === 'aborted') return refuse(res, metrics, 400, 'aborted', { close: true });
+  const relayed = relayMark !== undefined && deps.relay.isRelayed(relayMark, read.body);
+  if (relayMark !== undefined && !relayed) return refuse(res, metrics, 403, 'bad_relay', { close: false });
 
   let json: unknown;
   try {
     json = JSON.parse(read.body.toString('utf8'));
   } catch {
-    return fail(res, 400, 'invalid_json', { close: false });
+    return refuse(res, metrics, 400, 'invalid_json', { close: false });
   }
   const batch = telemetryBatchSchema.safeParse(json);
-  if (!batch.success) return fail(res, 400, 'invalid_batch', { close: false });
+  if (!batch.success) return refuse(res, metrics, 400, 'invalid_batch', { close: false });
+  const { token, events } = batch.data;
+  if (token === undefined) return refuse(res, metrics, 403, 'no_token', { close: false });
+  const check = deps.tokens.verify(token);
+  if (!check.ok) return refuse(res, metrics, 403, check.reason, { close: false });
 
-  // The page's own word, which no server can check: a forged id is `other`, counted once like any report.
-  const pageBuild: PageBuild = batch.data.build === deps.buildId ? 'self' : 'other';
-  for (const event of batch.data.events) record(event, pageBuild, deps);
+  // The pod that issued the token counts its reports, so that a replay counts nowhere else:
+  // it is relayed there, and answered 202 at once (a beacon's answer is read by nobody).
+  const { view } = check;
+  if (!relayed && view.owner !== '' && view.owner !== deps.podIp) {
+    const sent = deps.relay.relayLater(view.owner, read.body, (outcome) => {
+      metrics.telemetryRelays.inc({ result: outcome.kind === 'answered' ? 'relayed' : `owner_${outcome.kind}` });
+      // Its owner gone, nobody else will count it.
+      if (outcome.kind === 'gone') recordOnce(events, view, deps);
+    });
+    if (!sent) metrics.telemetryRelays.inc({ result: 'shed' });
+    res.statusCode = 202;
+    res.setHeader('Cache-Control', 'no-store');
+    res.end();
+    return;
+  }
+  // The build a report counts for is the token's, which the page cannot choose.
+  // A beacon of nothing but replays (each already counted as one) is refused as a whole.
+  if (recordOnce(events, view, deps) === 0) return answerRefusal(res, 409, 'replay', { close: false });
   res.statusCode = 204;
   res.setHeader('Cache-Control', 'no-store');
   res.end();
@@ -159,7 +157,7 @@ export async function handleTelemetry(req: IncomingMessage, res: ServerResponse,
     try {
       const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       deps.logger.warn({ error: description.slice(0, MAX_LOGGED_ERROR) }, 'Telemetry request failed');
-      fail(res, 400, 'bad_request', { close: true });
+      refuse(res, deps.metrics, 400, 'bad_request', { close: true });
     } catch {
       // Nothing left to do: the socket or the logger is broken, and this function must not throw.
     }

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { writeBinaryImage } from '../../../../tools/cluster/oci-image.mjs';
+import { runSync } from '../../../../tools/lib/command.mjs';
 
 const sha256 = (bytes: Buffer) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -16,8 +16,8 @@ test('writeBinaryImage makes an OCI layout whose index, manifest, config and lay
   writeBinaryImage({ ref: 'meridian.local/hello:1', binary, entrypoint: ['/hello'], exposedPorts: ['53/udp'], archive });
 
   const layout = path.join(dir, 'layout');
-  execFileSync('mkdir', [layout]);
-  execFileSync('tar', ['-xf', archive, '-C', layout]);
+  runSync('mkdir', [layout]);
+  runSync('tar', ['-xf', archive, '-C', layout]);
   const blob = (digest: string) => readFileSync(path.join(layout, 'blobs', 'sha256', digest.replace('sha256:', '')));
   const index = JSON.parse(readFileSync(path.join(layout, 'index.json'), 'utf8'));
   const [entry] = index.manifests;
@@ -30,8 +30,6 @@ test('writeBinaryImage makes an OCI layout whose index, manifest, config and lay
   expect(sha256(blob(layer.digest))).toBe(layer.digest);
   expect(config.rootfs.diff_ids).toEqual([layer.digest]);
   // The layer holds the binary at the root, executable, owned by root.
-  const listing = execFileSync('tar', ['-tvf', path.join(layout, 'blobs', 'sha256', layer.digest.replace('sha256:', ''))], {
-    encoding: 'utf8',
-  });
+  const listing = runSync('tar', ['-tvf', path.join(layout, 'blobs', 'sha256', layer.digest.replace('sha256:', ''))]).stdout;
   expect(listing).toMatch(/-rwxr-xr-x 0\/0 .* \.\/hello/);
 });

@@ -79,7 +79,7 @@ describe('the game day report', () => {
       ['fault', 'alert'],
       ['down', 'MeridianDown'],
     ]).split('\n');
-    expect(lines).toEqual(['fault  alert', '─────  ────────────', 'down   MeridianDown']);
+    expect(lines).toEqual(['| fault | alert        |', '|-------|--------------|', '| down  | MeridianDown |']);
   });
 
   test('the timeline is an SVG with a lane per fault and its marks, text escaped', () => {

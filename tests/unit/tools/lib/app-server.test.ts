@@ -29,6 +29,8 @@ test('a server that never becomes ready is killed, not left running, when its wa
     "require('node:http').createServer((req, res) => res.writeHead(503).end()).listen(Number(process.env.PORT), '127.0.0.1');\n",
   );
   const port = await freePort();
-  await expect(startApp({ port, entry, cwd: dir, readyTimeoutMs: 1000 })).rejects.toThrow(/readyz to answer 200: HTTP 503/);
+  await expect(startApp({ port, entry, cwd: dir, readyTimeoutMs: 1000 })).rejects.toThrow(
+    /app-server to be ready: http:\/\/127\.0\.0\.1:\d+\/readyz: HTTP 503/,
+  );
   expect(await listening(port)).toBe(false);
 });

@@ -1,32 +1,79 @@
 import { createServer, request, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMetrics, type Metrics } from '@/server/observability/metrics';
+import { compileTrust } from '@/server/serving/edge/client-address';
+import { createBeaconRelay, RELAY_HEADER } from '@/server/serving/telemetry/beacon-relay';
+import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
+import { createReplayGuard } from '@/server/serving/telemetry/replay-guard';
 import { handleTelemetry } from '@/server/serving/telemetry/telemetry-endpoint';
 
 const servers: Server[] = [];
 const logLines: string[][] = [];
 const rejections: unknown[] = [];
 
-/** A real server on a free port; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
-async function start(limiter: { take(address: string): boolean } = { take: () => true }, readTimeoutMs?: number) {
+const KEY = 'k'.repeat(32);
+/** The server's tokens, and another server's of the same release (same key) that issued a page of build `b`. */
+const tokensOf = (now = Date.now) => createPageViewTokens({ keys: [KEY], ttlMs: 1_800_000, now });
+/** A token of a page of this server's build `t` in Japanese, and one of another build. */
+const ownPage = () => tokensOf().issue('t', 'ja');
+const otherPage = () => tokensOf().issue('b', 'zh-CN');
+
+/** A pod of a release: where it listens (its podIp, the port every pod shares), and what it needs. */
+interface PodOptions {
+  limiter?: { take(address: string): boolean };
+  readTimeoutMs?: number;
+  now?: () => number;
+  /** This pod's address, the owner its tokens name; empty: outside Kubernetes. */
+  podIp?: string;
+  port?: number;
+}
+
+/** A real server; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
+async function start({ limiter = { take: () => true }, readTimeoutMs, now = Date.now, podIp = '', port: listenPort = 0 }: PodOptions = {}) {
   const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
   const lines: string[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
-  const server = createServer((req, res) => {
-    const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
-    handleTelemetry(req, res, { metrics, logger, buildId: 't', clientAddress, limiter, readTimeoutMs }).catch((error) =>
-      rejections.push(error),
-    );
-  });
+  const server = createServer();
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(listenPort, podIp || '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  const services = {
+    limiter,
+    tokens: createPageViewTokens({ keys: [KEY], ttlMs: 1_800_000, now, owner: podIp }),
+    replays: createReplayGuard({ now }),
+    relay: createBeaconRelay({ keys: [KEY], port: address.port }),
+    podIp,
+    siteOrigin: 'https://meridian.example',
+    readTimeoutMs,
+  };
+  server.on('request', (req, res) => {
+    const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
+    const deps = { ...services, metrics, logger, buildId: 't', clientAddress, trust: compileTrust(false) };
+    handleTelemetry(req, res, deps).catch((error) => rejections.push(error));
+  });
+  const host = podIp || '127.0.0.1';
+  const port = address.port;
   logLines.push(lines);
   const logs = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line));
-  return { url: `http://127.0.0.1:${port}/api/telemetry`, metrics, lines, logs };
+  const rejected = async () =>
+    Object.fromEntries(
+      (await metrics.telemetryRejected.get()).values.filter(({ value }) => value > 0).map(({ labels, value }) => [labels.reason, value]),
+    );
+  return {
+    url: `http://${host}:${port}/api/telemetry`,
+    origin: `http://${host}:${port}`,
+    port,
+    server,
+    tokens: services.tokens,
+    metrics,
+    lines,
+    logs,
+    rejected,
+  };
 }
 
 afterEach(async () => {
@@ -39,8 +86,13 @@ afterEach(async () => {
   }
 });
 
+/** A POST as our pages send it: same origin, JSON; a body object without a token gets one of a page of this build. */
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers });
+  fetch(url, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify({ token: ownPage(), ...(body as object) }),
+    headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin', ...headers },
+  });
 
 /** node:http, for what fetch won't send: no Content-Type, a body in chunks, a body never finished. */
 function raw(url: string, headers: OutgoingHttpHeaders, chunks: string[], end = true) {
@@ -58,6 +110,8 @@ function raw(url: string, headers: OutgoingHttpHeaders, chunks: string[], end = 
   });
 }
 
+const SAME_ORIGIN_JSON = { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' };
+
 async function expectError(response: Response, status: number) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/json');
@@ -70,7 +124,7 @@ const values = async (metric: { get(): Promise<{ values: { labels: object; value
   (await metric.get()).values.filter((series) => series.value !== 0);
 
 describe('POST /api/telemetry', () => {
-  it('answers 204 with no body to a valid beacon, sent as sendBeacon does or as JSON', async () => {
+  it("answers 204 with no body to a valid beacon of one of the site's pages", async () => {
     const { url } = await start();
     for (const headers of [{}, { 'Content-Type': 'Application/JSON; charset=utf-8' }] as Record<string, string>[]) {
       const response = await post(url, { events: [{ type: 'chunk_reload' }] }, headers);
@@ -100,18 +154,23 @@ describe('POST /api/telemetry', () => {
     expect(response.headers.get('allow')).toBe('POST');
   });
 
-  it('answers 415 to a form and to a body without a type', async () => {
-    const { url } = await start();
+  it('answers 415 to a form, to text/plain (what another site could send without asking) and to a body without a type', async () => {
+    const { url, rejected } = await start();
     const form = await post(url, 'events=1', { 'Content-Type': 'application/x-www-form-urlencoded' });
     await expectError(form, 415);
-    const untyped = await raw(url, { 'Content-Length': 2 }, ['{}']);
+    const text = await post(url, JSON.stringify({ token: ownPage(), events: [{ type: 'chunk_reload' }] }), {
+      'Content-Type': 'text/plain',
+    });
+    await expectError(text, 415);
+    const untyped = await raw(url, { 'Content-Length': 2, 'Sec-Fetch-Site': 'same-origin' }, ['{}']);
     expect(untyped.status).toBe(415);
     expect(untyped.headers['content-type']).toBe('application/json');
+    expect(await rejected()).toEqual({ unsupported_media_type: 3 });
   });
 
   it('answers 413 to a Content-Length over 8 KiB, without reading the body', async () => {
     const { url } = await start();
-    const response = await raw(url, { 'Content-Type': 'application/json', 'Content-Length': 8193 }, ['x'.repeat(8193)]);
+    const response = await raw(url, { ...SAME_ORIGIN_JSON, 'Content-Length': 8193 }, ['x'.repeat(8193)]);
     expect(response).toMatchObject({ status: 413, body: '{"error":"payload_too_large"}' });
     expect(response.headers).toMatchObject({ 'cache-control': 'no-store', connection: 'close' });
   });
@@ -119,20 +178,20 @@ describe('POST /api/telemetry', () => {
   it('answers 413 to a chunked body that grows over 8 KiB', async () => {
     const { url } = await start();
     const chunks = Array.from({ length: 20 }, () => 'x'.repeat(1024));
-    const response = await raw(url, { 'Content-Type': 'text/plain' }, chunks);
+    const response = await raw(url, SAME_ORIGIN_JSON, chunks);
     expect(response).toMatchObject({ status: 413, headers: { connection: 'close' } });
     // Exactly 8 KiB is still accepted (and then refused as not JSON).
-    expect((await raw(url, { 'Content-Type': 'text/plain' }, ['x'.repeat(8192)])).status).toBe(400);
+    expect((await raw(url, SAME_ORIGIN_JSON, ['x'.repeat(8192)])).status).toBe(400);
   });
 
   it('answers 408 to a body that never ends, and closes the connection', async () => {
-    const { url } = await start(undefined, 100);
-    const response = await raw(url, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, ['{"ev'], false);
+    const { url } = await start({ readTimeoutMs: 100 });
+    const response = await raw(url, { ...SAME_ORIGIN_JSON, 'Transfer-Encoding': 'chunked' }, ['{"ev'], false);
     expect(response).toMatchObject({ status: 408, headers: { connection: 'close' } });
   });
 
   it('answers 429 to the 61st request in a minute from one address, however invalid the first 60', async () => {
-    const { url } = await start(createRateLimiter({ limit: 60, windowMs: 60_000 }));
+    const { url } = await start({ limiter: createRateLimiter({ limit: 60, windowMs: 60_000 }) });
     const valid = { events: [{ type: 'chunk_reload' }] };
     for (let i = 0; i < 20; i += 1) {
       expect((await fetch(url, { headers: { 'X-Client': 'a' } })).status).toBe(405);
@@ -147,8 +206,10 @@ describe('POST /api/telemetry', () => {
 
   it('answers 400 to an unexpected failure, and logs it at warn', async () => {
     const { url, logs } = await start({
-      take: () => {
-        throw new Error('broken limiter');
+      limiter: {
+        take: () => {
+          throw new Error('broken limiter');
+        },
       },
     });
     await expectError(await post(url, { events: [{ type: 'chunk_reload' }] }), 400);
@@ -156,12 +217,186 @@ describe('POST /api/telemetry', () => {
   });
 });
 
+describe('forged beacons', () => {
+  const failure = { events: [{ type: 'chunk_reload_blocked' }] };
+  /** No client series moved: the forgery counted for nothing. */
+  const expectNothingCounted = async (metrics: Metrics) => {
+    expect(await values(metrics.clientEvents)).toEqual([]);
+    expect(await values(metrics.failedPageViews)).toEqual([]);
+  };
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://evil.example' }, 'cross_site'],
+    [
+      'Sec-Fetch-Site: same-site (a sibling subdomain)',
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'https://evil.meridian.example' },
+      'cross_site',
+    ],
+    ['Sec-Fetch-Site: none (typed into the address bar)', { 'Sec-Fetch-Site': 'none' }, 'cross_site'],
+    ['an Origin of another site, over plain HTTP', { 'Sec-Fetch-Site': '', Origin: 'https://evil.example' }, 'cross_origin'],
+    ['Origin: null (a sandboxed frame, a data: URL)', { 'Sec-Fetch-Site': '', Origin: 'null' }, 'cross_origin'],
+    ['an Origin on another port of this host', { 'Sec-Fetch-Site': '', Origin: 'http://127.0.0.1:1' }, 'cross_origin'],
+    ['neither Sec-Fetch-Site nor Origin (a script)', { 'Sec-Fetch-Site': '' }, 'no_origin'],
+  ])('refuses %s with 403, counted', async (_, headers, reason) => {
+    const { url, metrics, rejected } = await start();
+    const sent = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== ''));
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ token: ownPage(), ...failure }),
+      headers: { 'Content-Type': 'application/json', ...sent },
+    });
+    await expectError(response, 403);
+    expect(await rejected()).toEqual({ [reason]: 1 });
+    await expectNothingCounted(metrics);
+  });
+
+  it('refuses a text/plain beacon from another site before reading it', async () => {
+    const { url, rejected } = await start();
+    const response = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ token: ownPage(), ...failure }),
+      headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+    });
+    await expectError(response, 403);
+    expect(await rejected()).toEqual({ cross_origin: 1 });
+  });
+
+  it("accepts an Origin equal to the site's, as the visitor addressed it or as SITE_URL names it, where browsers send no Sec-Fetch-Site", async () => {
+    const { url, origin } = await start();
+    for (const sent of [origin, 'https://meridian.example', 'HTTPS://Meridian.Example:443']) {
+      const response = await fetch(url, {
+        method: 'POST',
+        body: JSON.stringify({ token: ownPage(), ...failure }),
+        headers: { 'Content-Type': 'application/json', Origin: sent },
+      });
+      expect(response.status, sent).toBe(204);
+    }
+  });
+
+  it.each([
+    ['no token', {}, 'no_token'],
+    ['a token that is no token', { token: 'x.y.z' }, 'bad_token'],
+    [
+      'a token signed with another key',
+      { token: createPageViewTokens({ keys: ['o'.repeat(32)], ttlMs: 60_000 }).issue('t', 'en') },
+      'bad_token',
+    ],
+    ['a token whose build was edited', { token: 'edited' }, 'bad_token'],
+    ['a token over 400 characters', { token: 'x'.repeat(401) }, 'invalid_batch'],
+  ])('refuses a beacon with %s, counted', async (_, fields, reason) => {
+    const { url, metrics, rejected } = await start();
+    const body: Record<string, unknown> = { ...failure, ...fields };
+    if (body.token === 'edited') {
+      const [keyId, payload, mac] = ownPage().split('.') as [string, string, string];
+      const forged = Buffer.from(payload, 'base64url').toString().replace('~t~', '~b~');
+      body.token = `${keyId}.${Buffer.from(forged).toString('base64url')}.${mac}`;
+    }
+    const response = await fetch(url, { method: 'POST', body: JSON.stringify(body), headers: SAME_ORIGIN_JSON });
+    await expectError(response, reason === 'invalid_batch' ? 400 : 403);
+    expect(await rejected()).toEqual({ [reason]: 1 });
+    await expectNothingCounted(metrics);
+  });
+
+  it('refuses an expired token, and takes one the whole of its life', async () => {
+    // A whole second: tokens state their times in seconds.
+    let time = 1_800_000_000_000;
+    const { url, rejected } = await start({ now: () => time });
+    const token = tokensOf(() => time).issue('t', 'en');
+    time += 1_800_000;
+    expect((await post(url, { token, ...failure })).status).toBe(204);
+    time += 1000;
+    await expectError(await post(url, { token, events: [{ type: 'chunk_reload' }] }), 403);
+    expect(await rejected()).toEqual({ expired_token: 1 });
+  });
+
+  it('counts each kind once per token: a replayed beacon is refused with 409, and 20 events of one kind count 1', async () => {
+    const { url, metrics, rejected } = await start();
+    const token = ownPage();
+    expect((await post(url, { token, ...failure })).status).toBe(204);
+    for (let i = 0; i < 5; i += 1) await expectError(await post(url, { token, ...failure }), 409);
+    const twenty = { token: ownPage(), events: Array.from({ length: 20 }, () => ({ type: 'chunk_reload' })) };
+    expect((await post(url, twenty)).status).toBe(204);
+    expect(await rejected()).toEqual({ replay: 5 + 19 });
+    expect((await values(metrics.clientEvents)).map(({ labels, value }) => [(labels as { event: string }).event, value])).toEqual([
+      ['chunk_reload', 1],
+      ['chunk_reload_blocked', 1],
+    ]);
+    expect((await values(metrics.failedPageViews)).map(({ value }) => value)).toEqual([2]);
+  });
+});
+
+describe('each page view counted by the pod that issued its token', () => {
+  /** Two pods of a release on the port they share, each at its own loopback address. */
+  async function twoPods() {
+    const owner = await start({ podIp: '127.0.0.2' });
+    const other = await start({ podIp: '127.0.0.3', port: owner.port });
+    return { owner, other };
+  }
+
+  /** The results of a pod's relays so far. */
+  const relaysOf = async (pod: { metrics: Metrics }) =>
+    (await values(pod.metrics.telemetryRelays)).map(({ labels, value }) => [(labels as { result: string }).result, value]);
+
+  it('relays a beacon to the pod that issued its token, which counts it once however many pods the replays reach', async () => {
+    const { owner, other } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    const failure = { token, events: [{ type: 'chunk_reload_blocked' }] };
+    // Answered at once: the relay goes on in the background.
+    const first = await post(other.url, failure);
+    expect([first.status, await first.text()]).toEqual([202, '']);
+    await vi.waitFor(async () => expect((await values(owner.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]));
+    const statuses = [];
+    for (const url of [other.url, owner.url, other.url]) statuses.push((await post(url, failure)).status);
+    expect(statuses).toEqual([202, 409, 202]);
+    await vi.waitFor(async () => expect(await owner.rejected()).toEqual({ replay: 3 }));
+    expect((await values(owner.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
+    expect(await values(other.metrics.clientEvents)).toEqual([]);
+    expect(await relaysOf(other)).toEqual([['relayed', 3]]);
+  });
+
+  it('counts a beacon itself when the owner is gone', async () => {
+    const { owner, other } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    owner.server.closeAllConnections();
+    await new Promise((resolve) => owner.server.close(resolve));
+    expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    await vi.waitFor(async () => expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]));
+    expect(await relaysOf(other)).toEqual([['owner_gone', 1]]);
+  });
+
+  it('drops a beacon whose owner is there but does not answer in time, rather than count it twice', async () => {
+    // An owner that takes the connection and never answers: a pod too busy to.
+    const held: Socket[] = [];
+    const silent = createNetServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
+    const other = await start({ podIp: '127.0.0.3', port: (silent.address() as AddressInfo).port });
+    const token = createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja');
+    expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1]]), { timeout: 5000 });
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+    expect(await values(other.metrics.clientEvents)).toEqual([]);
+  });
+
+  it('refuses a forged relay mark: a stranger cannot skip the origin check by claiming to be a pod', async () => {
+    const { owner } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    const response = await fetch(owner.url, {
+      method: 'POST',
+      body: JSON.stringify({ token, events: [{ type: 'chunk_reload' }] }),
+      headers: { 'Content-Type': 'application/json', [RELAY_HEADER]: Buffer.alloc(32).toString('base64url') },
+    });
+    await expectError(response, 403);
+    expect(await owner.rejected()).toEqual({ bad_relay: 1 });
+    expect(await values(owner.metrics.clientEvents)).toEqual([]);
+  });
+});
+
 describe('what a beacon records', () => {
-  it('counts every event, fetch failures by kind, locale failures and web vitals by locale, as of a page of another build', async () => {
+  it("counts each kind once per page view: fetch failures by kind, locale failures and web vitals by the page view's locale, for the token's build", async () => {
     const { url, metrics } = await start();
     const events = [
       { type: 'locale_load_failed', locale: 'ja', namespace: 'home', cause: 'HTTP 503' },
-      { type: 'locale_load_failed', locale: 'xx', namespace: 'nope' },
       { type: 'manifest_fetch_failed', kind: 'manifest', buildId: 'b1', status: 503 },
       { type: 'manifest_fetch_failed', kind: 'latest' },
       { type: 'payload_fetch_failed', buildId: 'b1', status: 0, path: '/ja' },
@@ -170,7 +405,12 @@ describe('what a beacon records', () => {
       { type: 'web_vital', name: 'CLS', value: 0.1, locale: 'fr', route: '/fr' },
       { type: 'web_vital', name: 'TTFB', value: 80, locale: 'en', route: '/' },
     ];
-    expect((await post(url, { events })).status).toBe(204);
+    // The body names this server's build; the token, a page of build b: the token wins.
+    expect((await post(url, { build: 't', token: otherPage(), events })).status).toBe(204);
+    // Another page view of build b, whose locale failure names a locale we do not have.
+    expect(
+      (await post(url, { token: otherPage(), events: [{ type: 'locale_load_failed', locale: 'xx', namespace: 'nope' }] })).status,
+    ).toBe(204);
 
     const counts = async (metric: Parameters<typeof values>[0]) => (await values(metric)).map(({ labels, value }) => [labels, value]);
     expect(await counts(metrics.clientEvents)).toEqual([
@@ -188,11 +428,13 @@ describe('what a beacon records', () => {
       [{ kind: 'payload', page_build: 'other' }, 1],
       [{ kind: 'latest', page_build: 'other' }, 1],
     ]);
+    // Two page views failed: each counted once, however many failures it reported.
+    expect(await counts(metrics.failedPageViews)).toEqual([[{ page_build: 'other' }, 2]]);
     const sumOf = async (metric: Metrics['webVitalLcp']) =>
       (await values(metric)).filter((value) => value.metricName?.endsWith('_sum')).map(({ labels, value }) => ({ labels, value }));
-    expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'ja', page_build: 'other' }, value: 2.5 }]);
-    expect(await sumOf(metrics.webVitalInp)).toEqual([{ labels: { locale: 'en', page_build: 'other' }, value: 0.2 }]);
-    expect(await sumOf(metrics.webVitalCls)).toEqual([{ labels: { locale: 'other', page_build: 'other' }, value: 0.1 }]);
+    expect(await sumOf(metrics.webVitalLcp)).toEqual([{ labels: { locale: 'zh-CN', page_build: 'other' }, value: 2.5 }]);
+    expect(await sumOf(metrics.webVitalInp)).toEqual([{ labels: { locale: 'zh-CN', page_build: 'other' }, value: 0.2 }]);
+    expect(await sumOf(metrics.webVitalCls)).toEqual([{ labels: { locale: 'zh-CN', page_build: 'other' }, value: 0.1 }]);
     expect(await counts(metrics.pageViews)).toEqual([[{ page_build: 'other' }, 1]]);
   });
 
@@ -205,7 +447,7 @@ describe('what a beacon records', () => {
       { type: 'chunk_reload', reason: 'ChunkLoadError' },
       { type: 'build_update_detected', from: 'b1', to: 'b2' },
     ];
-    expect((await post(url, { build: 't', events })).status).toBe(204);
+    expect((await post(url, { events })).status).toBe(204);
     const withoutBase = logs().map(({ pid, hostname, time, ...fields }) => fields);
     expect(withoutBase).toEqual([
       {
