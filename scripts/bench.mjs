@@ -13,6 +13,7 @@ import { measureRequestCost } from '../tools/bench/request-cost.mjs';
 import { measureFloods } from '../tools/bench/flood.mjs';
 import { measureImage } from '../tools/bench/image.mjs';
 import { ensureFloorBuild, startFloorServer } from '../tools/bench/floor.mjs';
+import { startTwinServer } from '../tools/bench/static-twin.mjs';
 import { measureJsAgainstFloor } from '../tools/bench/js-bytes.mjs';
 import { measureLighthouse } from '../tools/bench/lighthouse.mjs';
 import { measurePageHtml, readPageHtml } from '../tools/bench/page-html.mjs';
@@ -61,7 +62,9 @@ const USAGE = `Usage: npm run bench [-- options]
                                    and scanners send, each after /ja alone; then the dearest kind
                                    against a fresh server, the pod's memory throughout
       js, lighthouse, trace, html  the pages in Chromium, each beside the floor (a hello world with
-                                   the same Next settings): JavaScript bytes, Lighthouse (applied and
+                                   the same Next settings) and, for lighthouse and trace, each page's
+                                   static twin (its HTML and CSS, no scripts): JavaScript bytes by
+                                   the load event and 300 ms after it, Lighthouse (applied and
                                    simulated throttling), the main thread's work before the largest
                                    paint, the raw HTML
       server-overhead              our entry against Next's server.js, and its memory growth
@@ -78,7 +81,10 @@ const USAGE = `Usage: npm run bench [-- options]
   --flood-rate <n>                 flood: each flood's requests a second (default 200)
   --flood-kind-s <s>               flood: seconds of each kind's flood (default 60)
   --flood-quiet-s <s>              flood: seconds of /ja alone before each kind (default 30)
-  --lighthouse-runs <n>            Lighthouse rounds, applied throttling (default 5)
+  --lighthouse-runs <n>            Lighthouse rounds, applied throttling, each of the pages, their
+                                   static twins and the floor (default 5)
+  --cls-runs <n>                   applied-throttling runs of each page for its layout stability, the
+                                   rounds above included (default 20)
   --lighthouse-simulated-runs <n>  Lighthouse rounds, simulated throttling (default 3)
   --trace-rounds <n>               trace rounds (default 5)
   --rebuild                        rebuild unless .next is a production build of the current sources
@@ -100,6 +106,7 @@ const NUMBERS = /** @type {const} */ ({
   'flood-kind-s': 60,
   'flood-quiet-s': 30,
   'lighthouse-runs': 5,
+  'cls-runs': 20,
   'lighthouse-simulated-runs': 3,
   'trace-rounds': 5,
 });
@@ -155,6 +162,7 @@ async function main() {
   const floodKindS = number('flood-kind-s', 5);
   const floodQuietS = number('flood-quiet-s', 5);
   const lighthouseRuns = number('lighthouse-runs');
+  const clsRuns = Math.max(lighthouseRuns, number('cls-runs'));
   const simulatedRuns = number('lighthouse-simulated-runs');
   const traceRounds = number('trace-rounds');
   const only = selectedStages();
@@ -173,10 +181,13 @@ async function main() {
   let app = null;
   /** @type {Awaited<ReturnType<typeof startFloorServer>> | null} */
   let floor = null;
+  /** @type {Awaited<ReturnType<typeof startTwinServer>> | null} */
+  let twin = null;
   const stopApp = async () => {
-    const running = [app, floor];
+    const running = [app, floor, twin];
     app = null;
     floor = null;
+    twin = null;
     for (const server of running) await server?.stop();
   };
   let interrupted = false;
@@ -193,6 +204,7 @@ async function main() {
   process.once('exit', () => {
     app?.stop();
     floor?.stop();
+    twin?.stop();
     killBenchServers();
   });
 
@@ -235,15 +247,21 @@ async function main() {
   try {
     if (runs('throughput') || pageStages) {
       heading('App server');
-      app = await startApp({ port });
+      // A metrics port of its own: another server on this machine may hold the default.
+      app = await startApp({ port, env: { METRICS_PORT: String(await freePort()) } });
       const { url } = app;
       log(`Started the app server (tools/lib/app-server.mjs) at ${url}`);
       if (runs('throughput')) await stage('throughput', 'throughput', () => measureThroughput(url, { durationS, warmupS, rounds }));
       if (pageStages) {
         floor = await startFloorServer({ port: await freePort() });
-        log(`Started the floor (tools/bench/floor-server.mjs) at ${floor.url}`);
+        log(`Started the floor (tools/bench/floor.mjs) at ${floor.url}`);
         const floorUrl = floor.url;
         const pages = PAGES.map((page) => ({ id: page.id, url: url + page.path }));
+        if (runs('lighthouse') || runs('trace')) {
+          twin = await startTwinServer({ appUrl: url, pages: PAGES, port: await freePort() });
+          log(`Started the static twin (tools/bench/static-twin.mjs) at ${twin.url}`);
+        }
+        const twins = twin?.pages ?? [];
         if (runs('html')) {
           await stage('html', 'raw HTML', async () => {
             const measured = await measurePageHtml(pages);
@@ -253,13 +271,21 @@ async function main() {
         if (runs('js')) await stage('js', 'first-visit JS', () => measureJsAgainstFloor({ url: `${url}/`, floorUrl }));
         if (runs('trace')) {
           await stage('trace', 'traces', async () => ({
-            ...(await measurePageTraces({ pages, floorUrl, rounds: traceRounds })),
+            ...(await measurePageTraces({ pages, twins, floorUrl, rounds: traceRounds })),
             typography: await measureTypographyCost({ pages: pages.filter((page) => page.id !== 'root'), rounds: traceRounds }),
           }));
         }
         if (runs('lighthouse')) {
           await stage('lighthouseApplied', 'lighthouse (applied throttling)', () =>
-            measureLighthouse({ pages, floorUrl, rounds: lighthouseRuns, throttlingMethod: 'devtools', resultsDir: RESULTS_DIR }),
+            measureLighthouse({
+              pages,
+              twins,
+              floorUrl,
+              rounds: lighthouseRuns,
+              stabilityRuns: clsRuns,
+              throttlingMethod: 'devtools',
+              resultsDir: RESULTS_DIR,
+            }),
           );
           await stage('lighthouseSimulated', 'lighthouse (simulated throttling)', () =>
             measureLighthouse({

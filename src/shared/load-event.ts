@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 
 function subscribe(onLoad: () => void): () => void {
   window.addEventListener('load', onLoad);
@@ -6,14 +6,30 @@ function subscribe(onLoad: () => void): () => void {
 }
 
 /**
- * True once the page's load event has fired (false on the server and while
- * hydrating). A component that renders a `lazy` part only then keeps that
- * part's code out of what the page loads before its load event.
+ * True once the page's load event has fired, the browser has had an idle moment and
+ * `delayMs` more have passed (false on the server and while hydrating). Code that only
+ * matters once the page is in use (reporting, freshness, the carousel's Swiper) waits for
+ * this: a component that renders a `lazy` part, or imports one, only then keeps that code
+ * out of what the page loads and runs while its first screen arrives and hydrates.
  */
-export function useLoadEventFired(): boolean {
-  return useSyncExternalStore(
+export function usePageSettled(delayMs: number): boolean {
+  const loaded = useSyncExternalStore(
     subscribe,
     () => document.readyState === 'complete',
     () => false,
   );
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (!loaded) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = () => (timer = setTimeout(() => setSettled(true), delayMs));
+    // Safari has no requestIdleCallback: there the timer alone decides.
+    const idle = window.requestIdleCallback ? window.requestIdleCallback(settle) : undefined;
+    if (idle === undefined) settle();
+    return () => {
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+      clearTimeout(timer);
+    };
+  }, [loaded, delayMs]);
+  return settled;
 }

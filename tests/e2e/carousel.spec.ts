@@ -1,4 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { recordLayoutShiftsFromNow, recordedLayoutShifts } from './support/layout-shifts';
+import { throttle } from './support/throttling';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -63,22 +65,25 @@ test('Swiper is not part of the first load: it comes when the visitor reaches fo
   await expect(page.locator('.swiper-initialized')).toHaveCount(1);
 });
 
-test('Swiper takes over without shifting the layout', async ({ page }) => {
-  await page.goto('/');
-  // Shifts are counted from the load event on: on a busy machine Chromium may paint a
-  // half-parsed document, and the rest of the header arriving is not Swiper's doing.
-  await page.evaluate(() => {
-    const shifts: number[] = [];
-    (window as unknown as { layoutShifts: number[] }).layoutShifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) shifts.push(entry.value);
-    }).observe({ type: 'layout-shift' });
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 412, height: 823 },
+]) {
+  test(`Swiper takes over without shifting the layout, ${viewport.width} px wide, under CPU and network throttling`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await throttle(page);
+    await page.goto('/');
+    // From the load event on: the page's own arrival is tests/e2e/layout-stability.spec.ts's.
+    await recordLayoutShiftsFromNow(page);
+    await takeOver(page);
+    await page.waitForTimeout(500);
+    expect(await recordedLayoutShifts(page)).toEqual([]);
+    await context.close();
   });
-  await takeOver(page);
-  await page.waitForTimeout(500);
-  const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts);
-  expect(shifts).toEqual([]);
-});
+}
 
 test('buttons, labelled pagination and keyboard arrows move between slides, looping', async ({ browser }) => {
   // Reduced motion makes each move instant and keeps autoplay out of the way.
@@ -121,6 +126,28 @@ test('autoplay advances on its own, and pauses while the pointer is over it', as
   const hovered = await activeTitle(page);
   await page.waitForTimeout(8_000);
   expect(await activeTitle(page)).toBe(hovered);
+});
+
+test('autoplay asks for no animation frame between its turns', async ({ page }) => {
+  test.setTimeout(40_000);
+  // Swiper's own autoplay asked for a frame at every refresh of the display while it played.
+  await page.addInitScript(() => {
+    const frames = { asked: 0 };
+    (window as unknown as { animationFrames: typeof frames }).animationFrames = frames;
+    const request = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => {
+      frames.asked += 1;
+      return request(callback);
+    };
+  });
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
+  const asked = () => page.evaluate(() => (window as unknown as { animationFrames: { asked: number } }).animationFrames.asked);
+  // Two seconds in the middle of the six between Swiper's arrival and its first turn.
+  await page.waitForTimeout(1_000);
+  const before = await asked();
+  await page.waitForTimeout(2_000);
+  expect((await asked()) - before).toBeLessThan(10);
 });
 
 test('autoplay pauses while focus is inside', async ({ page }) => {

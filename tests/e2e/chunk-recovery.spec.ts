@@ -7,15 +7,16 @@ test.use({ viewport: { width: 1280, height: 800 } });
 const appEvents = (event: string) => clientEvents(process.env.MERIDIAN_E2E_METRICS_URL as string, event);
 
 /** Chunks requested within this long of each other belong to the same wave of loading. */
-const CHUNK_QUIET_MS = 500;
+const CHUNK_QUIET_MS = 1000;
 
 /**
  * Opens `path` and then fails every script chunk the page had not requested by
- * the time it settled (the code it loads right after its load event included):
- * the chunk of the carousel's Swiper runtime, which loads on demand, is one of them.
- * Settled means no chunk requested for CHUNK_QUIET_MS after the load event, not
- * network idle: on a loaded machine the page's beacons and prefetches kept the
- * network busy until Swiper's own idle load (3 s after the load event) had begun.
+ * the time it settled (the background work's code, half a second after the load
+ * event and an idle moment, included): the chunk of the carousel's Swiper runtime,
+ * which loads on demand, is one of them. Settled means no chunk requested for
+ * CHUNK_QUIET_MS after the load event, not network idle: on a loaded machine the
+ * page's beacons and prefetches kept the network busy until Swiper's own idle load
+ * (3 s after the load event and an idle moment) had begun.
  */
 async function openThenFailLaterChunks(page: Page, path: string): Promise<{ aborted: () => number }> {
   const settled = new Set<string>();

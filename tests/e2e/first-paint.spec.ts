@@ -53,6 +53,38 @@ for (const path of PAGES) {
 test.describe('with JavaScript', () => {
   test.use({ javaScriptEnabled: true });
 
+  for (const path of PAGES) {
+    test(`${path}: the sections after the first and the footer wait for the viewport, not the first paint`, async ({ page }) => {
+      // content-visibility: auto says when it skips an element's contents and when it lays them out.
+      await page.addInitScript(() => {
+        const states: string[] = [];
+        (window as unknown as { skipStates: string[] }).skipStates = states;
+        document.addEventListener(
+          'contentvisibilityautostatechange',
+          (event) =>
+            states.push(
+              `${(event.target as Element).id || (event.target as Element).localName} ${(event as Event & { skipped: boolean }).skipped ? 'skipped' : 'shown'}`,
+            ),
+          true,
+        );
+      });
+      const states = () => page.evaluate(() => (window as unknown as { skipStates: string[] }).skipStates);
+      await page.goto(path);
+      // Far below the first screen, the footer's contents are skipped until it nears the viewport;
+      // the sections after the first are too when they lie far enough below it. The first section
+      // shows on the first screen of most phones and desktops: it is never skipped.
+      await expect.poll(states).toContain('footer skipped');
+      expect((await states()).filter((state) => state.startsWith('footer'))).toEqual(['footer skipped']);
+      expect((await states()).map((state) => state.split(' ')[0])).toEqual(
+        expect.arrayContaining(['rollouts', 'observability', 'languages']),
+      );
+      expect((await states()).filter((state) => state.startsWith('features'))).toEqual([]);
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await expect.poll(states).toContain('footer shown');
+      await expect(page.locator('footer').getByRole('link', { name: 'English' })).toBeVisible();
+    });
+  }
+
   test("Swiper's code is not among the scripts loaded by the load event", async ({ page }) => {
     const scripts: string[] = [];
     page.on('response', (response) => {

@@ -2,13 +2,12 @@
 // Next, React and bundler settings, which the bench measures in the same run as Meridian.
 // Built once per source state, like the app's own builds (tools/lib/builds.mjs), and
 // served from memory with brotli, as our entry serves Meridian's pages and assets.
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
-import { waitForHttp } from '../lib/wait.mjs';
 import { hashInputs } from '../lib/builds.mjs';
+import { IMMUTABLE, startStaticSite } from './static-site.mjs';
 import { log } from './util.mjs';
 
 export const FLOOR_DIR = path.join(ROOT, 'tools/bench/floor');
@@ -35,27 +34,18 @@ export function ensureFloorBuild() {
 }
 
 /**
- * Serves the floor's page at `/` and its assets on `port` (tools/bench/floor-server.mjs,
- * a process of its own like our entry). Returns the page's URL and a stop().
+ * Serves the floor's page at `/` and its assets on `port` (tools/bench/static-site.mjs, a
+ * process of its own like our entry). Returns the page's URL and a stop().
  * @param {{ port: number }} options
  */
 export async function startFloorServer({ port }) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/floor-server.mjs'), FLOOR_DIR, String(port)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = once(child, 'exit');
-  const url = `http://127.0.0.1:${port}/`;
-  await Promise.race([
-    waitForHttp(url),
-    exited.then(([code]) => {
-      throw new Error(`floor-server exited with ${code} before it answered`);
-    }),
-  ]);
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+  const server = await startStaticSite({
+    name: 'floor',
+    port,
+    site: {
+      pages: { '/': FLOOR_PAGE },
+      folders: [{ prefix: '/_next/static/', dir: path.join(FLOOR_DIR, '.next/static'), cacheControl: IMMUTABLE }],
     },
-  };
+  });
+  return { url: `${server.url}/`, stop: server.stop };
 }

@@ -5,8 +5,11 @@ import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
-/** The targets under applied throttling: Meridian's medians over the floor's, in ms (CLS stays 0). */
-export const APPLIED_OVER_FLOOR = { lcpMs: 50, tbtMs: 15 };
+/**
+ * Under applied throttling, medians in ms: the static twin's LCP over the floor's, Meridian's
+ * LCP over its twin's, and Meridian's TBT over the floor's. CLS is 0 in every run.
+ */
+export const APPLIED_TARGETS = { twinLcpOverFloorMs: 200, lcpOverTwinMs: 50, tbtOverFloorMs: 60 };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const CHECKED_CATEGORIES = ['accessibility', 'best-practices', 'seo'];
 const SCORE_MODES = new Set(['binary', 'numeric', 'metricSavings']);
@@ -116,10 +119,12 @@ function lcpPhases(lhr) {
 
 /**
  * Runs Lighthouse on `url`, writes the full JSON report to `reportFile`, returns the summary.
+ * `categories` other than the default leave out the audits of the others (the layout
+ * stability runs need only performance).
  * @param {string} url
- * @param {{ reportFile: string, throttlingMethod: ThrottlingMethod }} options
+ * @param {{ reportFile: string, throttlingMethod: ThrottlingMethod, categories?: string[] }} options
  */
-export async function runLighthouse(url, { reportFile, throttlingMethod }) {
+export async function runLighthouse(url, { reportFile, throttlingMethod, categories = CATEGORIES }) {
   heading(`Lighthouse 12 (mobile, ${throttlingMethod === 'devtools' ? 'applied' : 'simulated'} throttling): ${url}`);
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -135,7 +140,7 @@ export async function runLighthouse(url, { reportFile, throttlingMethod }) {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
-      onlyCategories: CATEGORIES,
+      onlyCategories: categories,
       ignoreStatusCode: true,
       throttlingMethod,
     });
@@ -177,7 +182,7 @@ export async function runLighthouse(url, { reportFile, throttlingMethod }) {
   };
 
   log(`  Lighthouse ${summary.lighthouseVersion}, ${summary.formFactor}, CPU benchmark index ${summary.benchmarkIndex}`);
-  for (const id of CATEGORIES) log(`  ${id.padEnd(15)} ${summary.scores[id] ?? 'n/a'}`);
+  for (const id of categories) log(`  ${id.padEnd(15)} ${summary.scores[id] ?? 'n/a'}`);
   log(
     `  LCP ${summary.lcpMs} ms, TBT ${summary.tbtMs} ms, CLS ${summary.cls}, FCP ${summary.fcpMs} ms, Speed Index ${summary.speedIndexMs} ms`,
   );
@@ -226,27 +231,60 @@ function summarise(runs) {
 }
 
 /**
- * `rounds` rounds of Lighthouse with `throttlingMethod`, each running every page of
- * `pages` and then the floor, so that a machine busy with other work slows both alike:
- * per page and for the floor, the median of each figure with its range. The reports are
- * written to `resultsDir`.
- * @param {{ pages: { id: string, url: string }[], floorUrl: string, rounds: number, throttlingMethod: ThrottlingMethod, resultsDir: string }} options
+ * How often a page held still: its runs with a CLS of exactly 0, the largest CLS seen, and
+ * what moved in each run that shifted (Lighthouse's layout-shift elements).
+ * @param {LighthouseSummary[]} runs
  */
-export async function measureLighthouse({ pages, floorUrl, rounds, throttlingMethod, resultsDir }) {
-  const targets = [...pages, { id: 'floor', url: floorUrl }];
+function layoutStability(runs) {
+  const shifted = runs.filter((run) => run.clsRaw !== 0);
+  return {
+    runs: runs.length,
+    stillRuns: runs.length - shifted.length,
+    maxCls: Math.max(0, ...runs.map((run) => run.clsRaw ?? 0)),
+    shifts: shifted.map((run) => ({ cls: run.clsRaw, report: run.reportFile, moved: run.layoutShifts })),
+  };
+}
+
+/**
+ * `rounds` rounds of Lighthouse with `throttlingMethod`, each running every page of
+ * `pages`, each of `twins` and then the floor, so that a machine busy with other work
+ * slows them alike: per page, twin and for the floor, the median of each figure with its
+ * range. Then, until each page has `stabilityRuns` runs, more rounds of `pages` alone
+ * (performance only): every run of a page counts towards its layout stability. The
+ * reports are written to `resultsDir`.
+ * @param {{ pages: { id: string, url: string }[], twins?: { id: string, twinOf: string, url: string }[], floorUrl: string,
+ *   rounds: number, stabilityRuns?: number, throttlingMethod: ThrottlingMethod, resultsDir: string }} options
+ */
+export async function measureLighthouse({ pages, twins = [], floorUrl, rounds, stabilityRuns = 0, throttlingMethod, resultsDir }) {
+  const targets = [...pages, ...twins, { id: 'floor', url: floorUrl }];
   /** @type {Record<string, LighthouseSummary[]>} */
   const runs = Object.fromEntries(targets.map((target) => [target.id, []]));
+  const reportFile = (/** @type {string} */ id, /** @type {number} */ round) =>
+    path.join(resultsDir, `lighthouse-${throttlingMethod}-${id.replace(/\s+/g, '-')}-${round}.json`);
   for (let round = 1; round <= rounds; round += 1) {
     for (const target of targets) {
-      const reportFile = path.join(resultsDir, `lighthouse-${throttlingMethod}-${target.id}-${round}.json`);
-      runs[target.id]?.push(await runLighthouse(target.url, { reportFile, throttlingMethod }));
+      runs[target.id]?.push(await runLighthouse(target.url, { reportFile: reportFile(target.id, round), throttlingMethod }));
+    }
+  }
+  /** @type {Record<string, LighthouseSummary[]>} */
+  const stabilityOnly = Object.fromEntries(pages.map((page) => [page.id, []]));
+  for (let round = rounds + 1; round <= stabilityRuns; round += 1) {
+    for (const page of pages) {
+      const options = { reportFile: reportFile(page.id, round), throttlingMethod, categories: ['performance'] };
+      stabilityOnly[page.id]?.push(await runLighthouse(page.url, options));
     }
   }
   return {
     throttlingMethod,
     rounds,
     floor: summarise(runs.floor ?? []),
-    pages: pages.map((page) => ({ id: page.id, url: page.url, ...summarise(runs[page.id] ?? []) })),
+    pages: pages.map((page) => ({
+      id: page.id,
+      url: page.url,
+      ...summarise(runs[page.id] ?? []),
+      layoutStability: layoutStability([...(runs[page.id] ?? []), ...(stabilityOnly[page.id] ?? [])]),
+    })),
+    twins: twins.map((twin) => ({ id: twin.id, twinOf: twin.twinOf, url: twin.url, ...summarise(runs[twin.id] ?? []) })),
   };
 }
 

@@ -1,18 +1,22 @@
 // What a page's main thread does before its largest paint, read from a Chromium
-// performance trace of one unthrottled load: the HTML parser, style, layout and scripts,
-// each as thread time (CPU time on that thread, so other work on a shared machine slows
+// performance trace of one unthrottled load: the HTML parser, style, layout, font look-ups
+// and scripts, each as thread time (CPU time on that thread, so other work on a shared machine slows
 // it less than it slows the clock), and the observed LCP.
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, heading, log, median, round } from './util.mjs';
 
 /** The targets: the document's own work before its largest paint, and that paint over the floor's (ms). */
 export const TRACE_TARGETS = { firstPaintWorkMs: 25, lcpOverFloorMs: 30 };
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing'].join(',');
+/** How long a load may take to show its largest paint after its load event before its trace is read anyway. */
+const LCP_WAIT_MS = 10_000;
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'blink.user_timing', 'fonts'].join(',');
 
 /** The trace events each kind of main-thread work is recorded as. */
 const WORK = {
   parse: ['ParseHTML'],
   style: ['UpdateLayoutTree', 'RecalculateStyles'],
   layout: ['Layout'],
+  /** Finding the font for a family, size and weight, or for a character no listed font has: mostly waiting on the browser's font service (fontWallMs). */
+  fonts: ['FontCache::GetFontPlatformData', 'FontCache::FallbackFontForCharacter'],
   script: ['EvaluateScript', 'FunctionCall', 'v8.compile', 'v8.compileModule', 'v8.evaluateModule'],
   paint: ['PrePaint', 'Paint', 'PaintImage'],
 };
@@ -25,7 +29,8 @@ const WORK = {
 /**
  * The main-thread work before the largest contentful paint of the page the trace loaded,
  * in ms of thread time, each event counted without the events nested in it (a layout the
- * parser forces is layout, not parsing), and when that paint happened (ms of wall time
+ * parser forces is layout, not parsing; the font look-ups a layout makes are font
+ * look-ups), how many font look-ups it made, and when that paint happened (ms of wall time
  * after the navigation started).
  * @param {TraceEvent[]} events
  */
@@ -59,10 +64,17 @@ export function readPageTrace(events) {
     for (const [event, time] of selfTime) if (names.includes(event.name)) total += time;
     return round(total / 1000, 1) ?? 0;
   };
+  const fontEvents = [...selfTime.keys()].filter((event) => WORK.fonts.includes(event.name));
+  const nestedFont = new Set(
+    fontEvents.filter((event) =>
+      fontEvents.some((outer) => outer !== event && outer.ts <= event.ts && event.ts < outer.ts + (outer.dur ?? 0)),
+    ),
+  );
   const work = {
     parseMs: sum(WORK.parse),
     styleMs: sum(WORK.style),
     layoutMs: sum(WORK.layout),
+    fontMs: sum(WORK.fonts),
     scriptMs: sum(WORK.script),
     paintMs: sum(WORK.paint),
   };
@@ -70,8 +82,12 @@ export function readPageTrace(events) {
     lcpMs: round((lcp.ts - navigation.ts) / 1000, 1) ?? 0,
     lcpType: lcp.args?.data?.type ?? null,
     ...work,
-    /** The document's own cost before its largest paint: parsing it, styling it, laying it out. */
-    firstPaintWorkMs: round(work.parseMs + work.styleMs + work.layoutMs, 1) ?? 0,
+    fontLookups: fontEvents.length,
+    /** Font look-ups wait on the browser's font service: wall time, each look-up not nested in another. */
+    fontWallMs:
+      round(fontEvents.filter((event) => !nestedFont.has(event)).reduce((total, event) => total + (event.dur ?? 0), 0) / 1000, 1) ?? 0,
+    /** The document's own cost before its largest paint: parsing it, styling it, laying it out with its fonts. */
+    firstPaintWorkMs: round(work.parseMs + work.styleMs + work.layoutMs + work.fontMs, 1) ?? 0,
   };
 }
 
@@ -103,7 +119,16 @@ async function recordTrace(browser, url, extraCss) {
     const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
     await page.goto(url, { waitUntil: 'load' });
-    // The largest paint is final once the page has rendered a few frames past its load.
+    // On a loaded machine the page may not have painted its largest element by its load event.
+    await page.evaluate(
+      (timeoutMs) =>
+        new Promise((resolve) => {
+          new PerformanceObserver(resolve).observe({ type: 'largest-contentful-paint', buffered: true });
+          setTimeout(resolve, timeoutMs);
+        }),
+      LCP_WAIT_MS,
+    );
+    // The largest paint is final once the page has rendered a few frames past it.
     await page.waitForTimeout(500);
     await cdp.send('Tracing.end');
     await complete;
@@ -123,15 +148,16 @@ function spread(runs, key) {
 }
 
 /**
- * `rounds` rounds, each loading every page of `pages` and then the floor, cold and
- * unthrottled, in one Chromium: medians and ranges of each figure per page.
- * @param {{ pages: { id: string, url: string }[], floorUrl: string, rounds: number }} options
+ * `rounds` rounds, each loading every page of `pages`, every static twin of `twins` and
+ * then the floor, cold and unthrottled, in one Chromium: medians and ranges of each figure
+ * per page, twin and the floor.
+ * @param {{ pages: { id: string, url: string }[], twins?: { id: string, twinOf: string, url: string }[], floorUrl: string, rounds: number }} options
  */
-export async function measurePageTraces({ pages, floorUrl, rounds }) {
+export async function measurePageTraces({ pages, twins = [], floorUrl, rounds }) {
   heading(`Main-thread work before the largest paint (unthrottled Chromium traces, ${rounds} alternating rounds)`);
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
-  const targets = [...pages, { id: 'floor', url: floorUrl }];
+  const targets = [...pages, ...twins, { id: 'floor', url: floorUrl }];
   /** @type {Record<string, PageTrace[]>} */
   const runs = Object.fromEntries(targets.map((target) => [target.id, []]));
   try {
@@ -141,7 +167,9 @@ export async function measurePageTraces({ pages, floorUrl, rounds }) {
         runs[target.id]?.push(trace);
         log(
           `  round ${round} ${target.id.padEnd(6)} LCP ${trace.lcpMs} ms (${trace.lcpType}); parse ${trace.parseMs} + style ${trace.styleMs} + ` +
-            `layout ${trace.layoutMs} = ${trace.firstPaintWorkMs} ms; script ${trace.scriptMs} ms, paint ${trace.paintMs} ms`,
+            `layout ${trace.layoutMs} + fonts ${trace.fontMs} = ${trace.firstPaintWorkMs} ms; ${trace.fontLookups} font look-ups, ` +
+            `${trace.fontWallMs} ms of wall time; ` +
+            `script ${trace.scriptMs} ms, paint ${trace.paintMs} ms`,
         );
       }
     }
@@ -157,6 +185,10 @@ export async function measurePageTraces({ pages, floorUrl, rounds }) {
       parseMs: spread(list, 'parseMs'),
       styleMs: spread(list, 'styleMs'),
       layoutMs: spread(list, 'layoutMs'),
+      fontMs: spread(list, 'fontMs'),
+      fontLookups: spread(list, 'fontLookups'),
+      fontWallMs: spread(list, 'fontWallMs'),
+      paintMs: spread(list, 'paintMs'),
       scriptMs: spread(list, 'scriptMs'),
       all: list,
     };
@@ -165,6 +197,7 @@ export async function measurePageTraces({ pages, floorUrl, rounds }) {
     rounds,
     floor: summarise('floor'),
     pages: pages.map((page) => ({ id: page.id, url: page.url, ...summarise(page.id) })),
+    twins: twins.map((twin) => ({ id: twin.id, twinOf: twin.twinOf, url: twin.url, ...summarise(twin.id) })),
   };
 }
 

@@ -2,15 +2,18 @@
 
 import { lazy, Suspense } from 'react';
 import { useChunkRecovery } from '@/freshness/use-chunk-recovery';
-import { useLoadEventFired } from '@/shared/load-event';
+import { usePageSettled } from '@/shared/load-event';
 import type { Locale } from '@/shared/locales';
 
+/** Background work's code arrives this long after the page has loaded and the browser has been idle. */
+const AFTER_LOAD_DELAY_MS = 500;
+
 /**
- * What needs the page only once it has loaded, fetched after the load event,
- * outside the first load: web-vitals' reporting (its observers read the entries
- * the browser buffered, so this page view's LCP, CLS and INP are still
- * reported: tests/e2e/web-vitals.spec.ts), and build freshness's poller, route
- * manifest prefetch and payload reports (they act once the browser is idle).
+ * What needs the page only once it is in use, fetched once it has settled after its load
+ * event, outside the first load and the work around it: web-vitals' reporting (its
+ * observers read the entries the browser buffered, so this page view's LCP, CLS and INP
+ * are still reported: tests/e2e/web-vitals.spec.ts), and build freshness's poller, route
+ * manifest prefetch and payload reports (which themselves act once the browser is idle).
  */
 const AfterLoad = lazy(async () => {
   const [{ default: VitalsReport }, { default: AfterLoadFreshness }] = await Promise.all([
@@ -30,12 +33,12 @@ const AfterLoad = lazy(async () => {
 /**
  * The page's work in the background, in one place: chunk recovery from the
  * first load on (a chunk may fail while this very page loads, mid-rollout),
- * the rest once the page has loaded.
+ * the rest once the page has loaded and settled.
  */
 export function BackgroundWork({ locale }: { locale: Locale }) {
   useChunkRecovery();
-  const loaded = useLoadEventFired();
-  if (!loaded) return null;
+  const settled = usePageSettled(AFTER_LOAD_DELAY_MS);
+  if (!settled) return null;
   return (
     <Suspense fallback={null}>
       <AfterLoad locale={locale} />

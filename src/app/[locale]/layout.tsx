@@ -7,6 +7,7 @@ import { LOCALES } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
 import { DocumentShell, documentMetadata } from '@/ui/layouts/document-shell';
 import { NavigationProgress } from '@/ui/navigation-progress/navigation-progress-view';
+import { RouterLinks } from '@/ui/navigation/router-links';
 import { BackgroundWork } from './background-work';
 
 export const dynamicParams = false;
@@ -34,6 +35,7 @@ export default async function LocaleLayout({ children, params }: { children: Rea
     <DocumentShell locale={locale}>
       <ClientMessagesProvider locale={locale} messages={messages}>
         <NavigationProgress />
+        <RouterLinks />
         <BackgroundWork locale={locale} />
         {children}
       </ClientMessagesProvider>

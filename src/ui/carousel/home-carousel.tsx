@@ -9,6 +9,7 @@ export async function HomeCarousel({ locale }: { locale: Locale }) {
   const t = await getTranslator(locale, 'carousel');
   const slides: SlideContent[] = SLIDES.map((slide, index) => ({
     id: slide.id,
+    label: t('slideLabel', { index: index + 1, total: SLIDES.length }),
     title: t(`slides.${slide.id}.title`),
     text: t(`slides.${slide.id}.text`),
     cta: t(`slides.${slide.id}.cta`),

@@ -10,6 +10,8 @@ export const SLIDE_IMAGE_SIZE = { width: 1200, height: 600 } as const;
 
 export interface SlideContent {
   id: string;
+  /** The slide's group label: its place among the others ("Slide 1 of 3"). */
+  label: string;
   title: string;
   text: string;
   cta: string;
@@ -18,6 +20,9 @@ export interface SlideContent {
   image: string | null;
   imageAlt: string;
 }
+
+/** What Swiper and the controls say: the carousel's labels but its region's name, which the server's HTML carries. */
+export type SwiperLabels = Omit<CarouselLabels, 'region'>;
 
 export interface CarouselLabels {
   region: string;

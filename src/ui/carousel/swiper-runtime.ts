@@ -1,59 +1,73 @@
 import Swiper from 'swiper';
-import { A11y, Autoplay, Keyboard, Pagination } from 'swiper/modules';
-import type { CarouselLabels } from './slides';
+import { A11y, Keyboard, Pagination } from 'swiper/modules';
+import type { SwiperLabels } from './slides';
 
 export const AUTOPLAY_DELAY_MS = 6000;
 const SLIDE_SPEED_MS = 500;
+
+/** Lets the browser run what waits (a tap, a frame) before the next step. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function visitorIsInside(root: HTMLElement): boolean {
   return root.matches(':hover') || root.contains(document.activeElement);
 }
 
 /**
- * Autoplay holds while focus is inside `root` and resumes when both focus and
- * pointer have left (Swiper's own pauseOnMouseEnter covers the pointer alone).
- * The pointer or focus may already be inside when Swiper arrives: it only
- * watches for them arriving.
+ * Turns to the next slide every `delayMs`, counted afresh after each change of slide, and
+ * holds while the pointer or focus is inside `root`, resuming once both have left. Not
+ * Swiper's own autoplay: its requestAnimationFrame loop, counting down the time left for an
+ * event this carousel does not use, has the page render a frame at every refresh of the
+ * display for as long as it plays, which on a slow phone keeps the main thread busy.
  */
-function holdAutoplayWhileInside(swiper: Swiper, root: HTMLElement): void {
-  if (visitorIsInside(root)) swiper.autoplay?.stop();
-  const hold = () => swiper.autoplay?.stop();
+function autoplay(swiper: Swiper, root: HTMLElement, delayMs: number): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hold = () => clearTimeout(timer);
+  const schedule = () => {
+    hold();
+    if (!visitorIsInside(root)) timer = setTimeout(() => swiper.slideNext(), delayMs);
+  };
   const release = (event: FocusEvent | PointerEvent) => {
-    if (swiper.autoplay?.running) return;
     const focusStays = event instanceof FocusEvent && root.contains(event.relatedTarget as Node | null);
     const pointerStays = event instanceof FocusEvent && root.matches(':hover');
     const focusInside = event instanceof PointerEvent && root.contains(document.activeElement);
-    if (!focusStays && !pointerStays && !focusInside) swiper.autoplay?.start();
+    if (!focusStays && !pointerStays && !focusInside) schedule();
   };
+  swiper.on('slideChangeTransitionEnd', schedule);
+  root.addEventListener('pointerenter', hold);
   root.addEventListener('focusin', hold);
   root.addEventListener('focusout', release);
   root.addEventListener('pointerleave', release);
   swiper.on('destroy', () => {
+    hold();
+    root.removeEventListener('pointerenter', hold);
     root.removeEventListener('focusin', hold);
     root.removeEventListener('focusout', release);
     root.removeEventListener('pointerleave', release);
   });
+  schedule();
 }
 
 /**
- * Turns the server-rendered slides into a Swiper: loop, keyboard arrows,
- * labelled pagination, and autoplay that pauses on hover and focus inside
- * `root`, unless the visitor prefers reduced motion. Loaded on demand (see
- * carousel.tsx), with everything that only matters once Swiper runs.
+ * Turns the server-rendered slides into a Swiper: loop, keyboard arrows, labelled
+ * pagination, and autoplay that pauses on hover and focus inside `root`, unless the
+ * visitor prefers reduced motion. Loaded on demand (see carousel-controls.tsx), with
+ * everything that only matters once Swiper runs. Its code, its setting up and its first
+ * layout of the slides each run in a task of their own, short enough not to hold up a tap.
  */
-export function createSwiper(options: {
+export async function createSwiper(options: {
   root: HTMLElement;
   element: HTMLElement;
   pagination: HTMLElement;
-  labels: CarouselLabels;
+  labels: SwiperLabels;
   reducedMotion: boolean;
-}): Swiper {
+}): Promise<Swiper> {
   const { root, element, pagination, labels, reducedMotion } = options;
+  await nextTask();
   const swiper = new Swiper(element, {
-    modules: [A11y, Autoplay, Keyboard, Pagination],
+    init: false,
+    modules: [A11y, Keyboard, Pagination],
     loop: true,
     speed: reducedMotion ? 0 : SLIDE_SPEED_MS,
-    autoplay: reducedMotion ? false : { delay: AUTOPLAY_DELAY_MS, pauseOnMouseEnter: true, disableOnInteraction: false },
     keyboard: { enabled: true, onlyInViewport: true },
     pagination: { el: pagination, clickable: true },
     a11y: {
@@ -66,7 +80,9 @@ export function createSwiper(options: {
       itemRoleDescriptionMessage: null,
     },
   });
-  if (!reducedMotion) holdAutoplayWhileInside(swiper, root);
+  await nextTask();
+  swiper.init();
+  if (!reducedMotion) autoplay(swiper, root, AUTOPLAY_DELAY_MS);
   return swiper;
 }
 

@@ -3,13 +3,14 @@ import type { Locale } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
 import { LanguageLinks } from '@/ui/language-switcher/language-links';
 import { MenuList } from '@/ui/navigation/menu-list';
+import { ROUTER_LINKS_AREA } from '@/ui/navigation/router-links-area';
 import styles from './footer.module.css';
 
 export async function Footer({ locale }: { locale: Locale }) {
   const t = await getTranslator(locale, 'footer');
   const year = new Date().getFullYear();
   return (
-    <footer className={styles.footer}>
+    <footer className={styles.footer} {...ROUTER_LINKS_AREA}>
       <div className={styles.inner}>
         <div className={styles.identity}>
           <p className={styles.name}>{siteConfig.name}</p>

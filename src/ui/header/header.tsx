@@ -1,22 +1,22 @@
-import { SiteLink } from '@/ui/navigation/site-link';
 import { getTranslator } from '@/i18n/server';
 import { localizedPath, type Locale } from '@/shared/locales';
 import { siteConfig } from '@/shared/site-config';
 import { LanguageSwitcher } from '@/ui/language-switcher/language-switcher';
 import { MobileMenu } from '@/ui/mobile-menu/mobile-menu';
 import { MenuList } from '@/ui/navigation/menu-list';
+import { ROUTER_LINKS_AREA } from '@/ui/navigation/router-links-area';
 import styles from './header.module.css';
 
 export async function Header({ locale }: { locale: Locale }) {
   const t = await getTranslator(locale, 'header');
   const common = await getTranslator(locale, 'common');
   return (
-    <header className={styles.header}>
+    <header className={styles.header} {...ROUTER_LINKS_AREA}>
       <div className={styles.inner}>
-        <SiteLink className={styles.brand} href={localizedPath(locale)} aria-label={common('homeLink', { name: siteConfig.name })}>
+        <a className={styles.brand} href={localizedPath(locale)} aria-label={common('homeLink', { name: siteConfig.name })}>
           <span className={styles.mark} aria-hidden="true" />
           {siteConfig.name}
-        </SiteLink>
+        </a>
         <MobileMenu>
           <nav aria-label={t('navigationLabel')}>
             <MenuList locale={locale} variant="header" />

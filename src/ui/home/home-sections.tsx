@@ -1,6 +1,7 @@
 import { getTranslator } from '@/i18n/server';
 import type { Locale } from '@/shared/locales';
 import { LanguageLinks } from '@/ui/language-switcher/language-links';
+import { ROUTER_LINKS_AREA } from '@/ui/navigation/router-links-area';
 import styles from './home-sections.module.css';
 
 const FEATURES = ['prerendered', 'languages', 'accessible'] as const;
@@ -11,10 +12,8 @@ const OBSERVABILITY_POINTS = ['metrics', 'logs', 'traces'] as const;
 function PointsSection({ id, title, text, points }: { id: string; title: string; text: string; points: [key: string, text: string][] }) {
   return (
     <section id={id} className={styles.section} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className={styles.title}>
-        {title}
-      </h2>
-      <p className={styles.intro}>{text}</p>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p>{text}</p>
       <ul className={styles.points}>
         {points.map(([key, point]) => (
           <li key={key}>{point}</li>
@@ -30,15 +29,13 @@ export async function HomeSections({ locale }: { locale: Locale }) {
   return (
     <>
       <section id="features" className={styles.section} aria-labelledby="features-title">
-        <h2 id="features-title" className={styles.title}>
-          {t('features.title')}
-        </h2>
-        <p className={styles.intro}>{t('features.intro')}</p>
+        <h2 id="features-title">{t('features.title')}</h2>
+        <p>{t('features.intro')}</p>
         <ul className={styles.cards}>
           {FEATURES.map((feature) => (
             <li key={feature} className={styles.card}>
-              <h3 className={styles.cardTitle}>{t(`features.items.${feature}.title`)}</h3>
-              <p className={styles.cardText}>{t(`features.items.${feature}.text`)}</p>
+              <h3>{t(`features.items.${feature}.title`)}</h3>
+              <p>{t(`features.items.${feature}.text`)}</p>
             </li>
           ))}
         </ul>
@@ -55,11 +52,9 @@ export async function HomeSections({ locale }: { locale: Locale }) {
         text={t('observability.text')}
         points={OBSERVABILITY_POINTS.map((point) => [point, t(`observability.points.${point}`)])}
       />
-      <section id="languages" className={styles.section} aria-labelledby="languages-title">
-        <h2 id="languages-title" className={styles.title}>
-          {t('languages.title')}
-        </h2>
-        <p className={styles.intro}>{t('languages.text')}</p>
+      <section id="languages" className={styles.section} aria-labelledby="languages-title" {...ROUTER_LINKS_AREA}>
+        <h2 id="languages-title">{t('languages.title')}</h2>
+        <p>{t('languages.text')}</p>
         <LanguageLinks locale={locale} labelledBy="languages-title" />
       </section>
     </>

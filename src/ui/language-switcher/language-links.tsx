@@ -1,31 +1,38 @@
-'use client';
-
-import { usePathname } from 'next/navigation';
-import { LOCALES, NATIVE_NAMES, localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
-import { useLocaleSwitch } from './use-locale-switch';
+import { cache } from 'react';
+import { LOCALES, NATIVE_NAMES, localizedPath, type Locale } from '@/shared/locales';
 import styles from './language-links.module.css';
 
-/** The languages as a plain list of links: the footer's second way to switch. */
-export function LanguageLinks({ locale, labelledBy }: { locale: Locale; labelledBy: string }) {
-  const pathname = usePathname();
-  const switchLocale = useLocaleSwitch();
-  const path = pathWithinLocale(pathname);
+/**
+ * The items, made once per render, locale and path: the footer and the home page's
+ * languages section list the very same elements, which the page data then carries once
+ * and refers to the second time.
+ */
+const languageItems = cache((locale: Locale, path: string) =>
+  LOCALES.map((option) => (
+    <li key={option}>
+      <a
+        className={styles.link}
+        href={localizedPath(option, path)}
+        hrefLang={option}
+        lang={option}
+        aria-current={option === locale ? 'true' : undefined}
+      >
+        {NATIVE_NAMES[option]}
+      </a>
+    </li>
+  )),
+);
+
+/**
+ * The languages as a plain list of links to each locale's `path`: the footer's second
+ * way to switch, with no code of its own. Inside an area RouterLinks follows, a click on
+ * one switches as the switcher does, once the page has hydrated: the same page, query and
+ * hash in that language, the choice remembered.
+ */
+export function LanguageLinks({ locale, labelledBy, path = '/' }: { locale: Locale; labelledBy: string; path?: string }) {
   return (
     <ul className={styles.list} aria-labelledby={labelledBy}>
-      {LOCALES.map((option) => (
-        <li key={option}>
-          <a
-            className={styles.link}
-            href={localizedPath(option, path)}
-            hrefLang={option}
-            lang={option}
-            aria-current={option === locale ? 'true' : undefined}
-            onClick={(event) => switchLocale(event, option)}
-          >
-            {NATIVE_NAMES[option]}
-          </a>
-        </li>
-      ))}
+      {languageItems(locale, path)}
     </ul>
   );
 }

@@ -4,7 +4,7 @@ import { useCallback, type MouseEvent } from 'react';
 import { useRouter } from 'next/navigation';
 import { serializeLocaleCookie } from '@/shared/locale-cookie';
 import { localizedPath, pathWithinLocale, type Locale } from '@/shared/locales';
-import { isPlainClick } from '@/ui/navigation/site-link';
+import { isPlainClick } from '@/ui/navigation/plain-click';
 
 /** The same page, query and hash in another locale. */
 export function switchedLocation(target: Locale, location: Pick<Location, 'pathname' | 'search' | 'hash'>): string {
@@ -12,21 +12,28 @@ export function switchedLocation(target: Locale, location: Pick<Location, 'pathn
 }
 
 /**
- * Click handler for a link to another locale: remembers the choice in the
- * cookie and moves to the same page in that locale through the router (which
- * brings the loading feedback, and a full load once a new build is out).
- * Modified clicks (new tab, download) keep the browser's default.
+ * Remembers `target` in the cookie and moves to the same page in that locale through
+ * the router (which brings the loading feedback, and a full load once a new build is out).
+ */
+export function followLocaleSwitch(router: { push: (href: string) => void }, target: Locale): void {
+  document.cookie = serializeLocaleCookie(target, window.location.protocol === 'https:');
+  const destination = switchedLocation(target, window.location);
+  if (destination === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
+  router.push(destination);
+}
+
+/**
+ * Click handler for a link to another locale in a Client Component (the switcher's
+ * menu); the server-rendered language links are followed by RouterLinks. Modified
+ * clicks (new tab, download) keep the browser's default.
  */
 export function useLocaleSwitch() {
   const router = useRouter();
   return useCallback(
     (event: MouseEvent<HTMLAnchorElement>, target: Locale) => {
-      if (!isPlainClick(event)) return;
-      document.cookie = serializeLocaleCookie(target, window.location.protocol === 'https:');
+      if (!isPlainClick(event, event.currentTarget)) return;
       event.preventDefault();
-      const destination = switchedLocation(target, window.location);
-      if (destination === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
-      router.push(destination);
+      followLocaleSwitch(router, target);
     },
     [router],
   );

@@ -19,7 +19,7 @@ const lcp = (ts: number, type = 'image', frame = 'F1') => ({
 });
 
 describe('readPageTrace', () => {
-  it('counts each kind of work before the largest paint without what is nested in it, in thread time', () => {
+  it('counts each kind of work before the largest paint without what is nested in it, in thread time, font look-ups apart', () => {
     const result = readPageTrace([
       navigation(1_000),
       // The parser, with a layout it forces and a script it runs nested in it.
@@ -27,7 +27,11 @@ describe('readPageTrace', () => {
       work('Layout', 3_000, 1_000, 900),
       work('EvaluateScript', 4_500, 1_000, 1_000),
       work('UpdateLayoutTree', 8_000, 500, 400),
+      // A layout, with the font look-ups it makes nested in it.
       work('Layout', 8_600, 1_000, 800),
+      work('FontCache::GetFontPlatformData', 8_700, 300, 150),
+      work('FontCache::GetFontPlatformData', 8_750, 200, 50),
+      work('FontCache::FallbackFontForCharacter', 9_100, 100, 100),
       work('Paint', 9_700, 300, 300),
       lcp(10_500, 'text'),
       lcp(12_000),
@@ -41,7 +45,10 @@ describe('readPageTrace', () => {
       lcpType: 'image',
       parseMs: 2.1,
       styleMs: 0.4,
-      layoutMs: 1.7,
+      layoutMs: 1.4,
+      fontMs: 0.3,
+      fontLookups: 3,
+      fontWallMs: 0.4,
       scriptMs: 1,
       paintMs: 0.3,
       firstPaintWorkMs: 4.2,

@@ -24,6 +24,10 @@ describe('the first slide image the stylesheet draws', () => {
     expect(embedded).toBe(dataUrl(read('public/images/slide-speed.svg')));
   });
 
+  it('draws no text: the largest paint of every page needs no font, CJK or other', () => {
+    expect(read('public/images/slide-speed.svg')).not.toMatch(/<text|font-family/);
+  });
+
   it('has no single quote of its own, which the url() would take for an attribute quote', () => {
     expect(read('public/images/slide-speed.svg')).not.toContain("'");
   });
