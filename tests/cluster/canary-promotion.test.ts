@@ -69,21 +69,25 @@ describe('a good build through a canary release with Argo Rollouts (npm run roll
 
   test('every tab stayed on A while B was judged and then moved once, to B; no file failed while both served, no chunk failure was reported', () => {
     expect(result.tabs.length).toBe(3);
-    const promotedAt = result.samples.find((sample) => sample.stableBuild === B)?.at ?? Infinity;
+    // The last look that still showed A stable: everything before it was before the promotion
+    // (the first look showing B may come a slow read after it).
+    const promotedAt = result.samples.filter((sample) => sample.stableBuild === A).at(-1)?.at ?? -Infinity;
     for (const tab of result.tabs) {
       expect(tab.firstBuild).toBe(A);
       expect(tab.reloads).toEqual([B]);
       // Until the promotion every poll said A was the build tabs belong on (B at most the canary).
       const before = tab.polls.filter((poll) => poll.at < promotedAt);
       expect(before.length).toBeGreaterThan(0);
-      expect(before.filter((poll) => poll.id !== A)).toEqual([]);
+      const notA = before.filter((poll) => poll.id !== A);
+      expect(notA, `polls before ${promotedAt}: ${JSON.stringify(notA)}`).toEqual([]);
     }
     // While both builds served, no page's file failed. (A page the last A pod served as B was
     // promoted asks for A's manifest once no pod has it: that 404 is reported, as after any
     // rolling update, and its next navigation loads B in full.)
     const whileBothServed = result.visits.filter((visit) => visit.at < promotedAt);
     expect(whileBothServed.length).toBeGreaterThan(10);
-    expect([...result.tabs.flatMap((tab) => tab.failedFiles), ...whileBothServed.flatMap((visit) => visit.failedFiles)]).toEqual([]);
+    const failedFiles = [...result.tabs.flatMap((tab) => tab.failedFiles), ...whileBothServed.flatMap((visit) => visit.failedFiles)];
+    expect(failedFiles, `failed files: ${JSON.stringify(failedFiles)}`).toEqual([]);
     expect(result.visits.some((visit) => visit.build === B)).toBe(true);
     expect(result.browserFailures.chunks).toBe(0);
   });

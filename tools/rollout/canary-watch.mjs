@@ -41,6 +41,8 @@ export function watchCanary(releaseRef, mark) {
   const analyses = new Map();
   let previous = '';
   const look = async () => {
+    // The moment the read was asked for: the state it shows held at that moment or later.
+    const askedAt = Date.now();
     const { rollout, replicaSets, pods, runs } = await readRelease(releaseRef);
     if (!rollout) return;
     /** @type {Record<string, string>} */
@@ -60,7 +62,7 @@ export function watchCanary(releaseRef, mark) {
     const currentBuild = buildOfHash[status.currentPodHash] ?? null;
     /** @type {CanarySample} */
     const sample = {
-      at: Date.now(),
+      at: askedAt,
       phase: status.phase ?? 'unknown',
       aborted: Boolean(status.abort),
       step: status.currentStepIndex ?? null,
