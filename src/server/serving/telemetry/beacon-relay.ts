@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import { finished } from 'node:stream/promises';
 import { askService } from '@/server/serving/service-request';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
@@ -9,14 +10,14 @@ export const RELAY_HEADER = 'x-meridian-relayed-beacon';
 const RELAY_TIMEOUT_MS = 2000;
 /** Relays under way at once, at most: past them a flood of other pods' beacons is shed, not queued. */
 const MAX_IN_FLIGHT = 256;
-const MAX_ANSWER_BYTES = 512;
 
 /**
- * What became of a relayed beacon: the owner's answer; the owner gone (its address refuses
- * connections: the pod was replaced), so the receiving pod counts it; or the owner there but
- * not answering in time, so the report is shed rather than counted twice.
+ * What became of a relayed beacon (the label of `meridian_telemetry_relays_total`): the owner
+ * answered; the owner gone (its address refuses connections: the pod was replaced), so the
+ * receiving pod counts it; or the owner there but not answering in time, so the report is
+ * shed rather than counted twice.
  */
-export type RelayOutcome = { kind: 'answered'; status: number; body: Buffer } | { kind: 'gone' } | { kind: 'busy' };
+export type RelayOutcome = 'relayed' | 'owner_gone' | 'owner_busy';
 
 /** What a connection to an address no pod holds any more ends in. */
 const GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
@@ -24,13 +25,12 @@ const GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAV
 export interface BeaconRelay {
   /** Whether `header` is a relaying pod's mark of `body`. */
   isRelayed(header: string | string[] | undefined, body: Buffer): boolean;
-  /** `body` sent to the pod at `owner`, and what became of it. */
-  relay(owner: string, body: Buffer): Promise<RelayOutcome>;
   /**
-   * The same, in the background, `onOutcome` told what became of it; false (and nothing sent)
-   * while as many relays as allowed are under way.
+   * `body` sent to the pod at `owner` in the background, `onOutcome` told what became of it
+   * (a throw of it goes to `onFailure`); false, and nothing sent, while as many relays as
+   * allowed are under way.
    */
-  relayLater(owner: string, body: Buffer, onOutcome: (outcome: RelayOutcome) => void): boolean;
+  relayLater(owner: string, body: Buffer, onOutcome: (outcome: RelayOutcome) => void, onFailure: (error: unknown) => void): boolean;
 }
 
 /**
@@ -42,12 +42,45 @@ export interface BeaconRelay {
  * checks of origin and rate, and checks the token and replays itself. An owner gone (a pod
  * replaced) leaves the receiving pod to count it; a slow one, to shed it.
  */
-export function createBeaconRelay({ keys, port }: { keys: readonly string[]; port: number }): BeaconRelay {
+export function createBeaconRelay({
+  keys,
+  port,
+  maxInFlight = MAX_IN_FLIGHT,
+}: {
+  keys: readonly string[];
+  port: number;
+  maxInFlight?: number;
+}): BeaconRelay {
   const macOf = (key: string, body: Buffer) => createHmac('sha256', key).update('relay\n').update(body).digest();
   const signingKey = keys[0] ?? '';
   let inFlight = 0;
 
-  const relay = {
+  /** Never rejects: every failure is an outcome. */
+  async function relay(owner: string, body: Buffer): Promise<RelayOutcome> {
+    const host = isIP(owner) === 6 ? `[${owner}]` : owner;
+    try {
+      const answer = await askService(new URL(`http://${host}:${port}${TELEMETRY_ENDPOINT}`), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': String(body.length),
+          [RELAY_HEADER]: macOf(signingKey, body).toString('base64url'),
+        },
+        body,
+        timeoutMs: RELAY_TIMEOUT_MS,
+        signal: AbortSignal.timeout(2 * RELAY_TIMEOUT_MS),
+      });
+      // Nobody reads the owner's answer (the browser had its 202): only its status tells.
+      answer.resume();
+      await finished(answer);
+      const status = answer.statusCode ?? 0;
+      return status > 0 && status < 500 ? 'relayed' : 'owner_busy';
+    } catch (error) {
+      return GONE.has((error as NodeJS.ErrnoException).code ?? '') ? 'owner_gone' : 'owner_busy';
+    }
+  }
+
+  return {
     isRelayed(header, body) {
       if (typeof header !== 'string') return false;
       const given = Buffer.from(header, 'base64url');
@@ -56,41 +89,12 @@ export function createBeaconRelay({ keys, port }: { keys: readonly string[]; por
         return given.length === expected.length && timingSafeEqual(given, expected);
       });
     },
-    async relay(owner, body) {
-      const host = isIP(owner) === 6 ? `[${owner}]` : owner;
-      try {
-        const answer = await askService(new URL(`http://${host}:${port}${TELEMETRY_ENDPOINT}`), {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'Content-Length': String(body.length),
-            [RELAY_HEADER]: macOf(signingKey, body).toString('base64url'),
-          },
-          body,
-          timeoutMs: RELAY_TIMEOUT_MS,
-          signal: AbortSignal.timeout(2 * RELAY_TIMEOUT_MS),
-        });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of answer as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
-        }
-        const status = answer.statusCode ?? 0;
-        return status > 0 && status < 500 ? { kind: 'answered', status, body: Buffer.concat(chunks) } : { kind: 'busy' };
-      } catch (error) {
-        return GONE.has((error as NodeJS.ErrnoException).code ?? '') ? { kind: 'gone' } : { kind: 'busy' };
-      }
-    },
-  } satisfies Omit<BeaconRelay, 'relayLater'>;
-  return {
-    ...relay,
-    relayLater(owner, body, onOutcome) {
-      if (inFlight >= MAX_IN_FLIGHT) return false;
+    relayLater(owner, body, onOutcome, onFailure) {
+      if (inFlight >= maxInFlight) return false;
       inFlight += 1;
-      void relay
-        .relay(owner, body)
+      void relay(owner, body)
         .then(onOutcome)
+        .catch(onFailure)
         .finally(() => (inFlight -= 1));
       return true;
     },

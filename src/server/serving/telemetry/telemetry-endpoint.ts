@@ -126,11 +126,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   // it is relayed there, and answered 202 at once (a beacon's answer is read by nobody).
   const { view } = check;
   if (!relayed && view.owner !== '' && view.owner !== deps.podIp) {
-    const sent = deps.relay.relayLater(view.owner, read.body, (outcome) => {
-      metrics.telemetryRelays.inc({ result: outcome.kind === 'answered' ? 'relayed' : `owner_${outcome.kind}` });
-      // Its owner gone, nobody else will count it.
-      if (outcome.kind === 'gone') recordOnce(events, view, deps);
-    });
+    const sent = deps.relay.relayLater(
+      view.owner,
+      read.body,
+      (outcome) => {
+        metrics.telemetryRelays.inc({ result: outcome });
+        // Its owner gone, nobody else will count it.
+        if (outcome === 'owner_gone') recordOnce(events, view, deps);
+      },
+      // Past the request's own guard (handleTelemetry): a failure here must not reject either.
+      (error) => warnOfFailure(deps.logger, error),
+    );
     if (!sent) metrics.telemetryRelays.inc({ result: 'shed' });
     res.statusCode = 202;
     res.setHeader('Cache-Control', 'no-store');
@@ -155,11 +161,16 @@ export async function handleTelemetry(req: IncomingMessage, res: ServerResponse,
     await handle(req, res, deps);
   } catch (error) {
     try {
-      const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      deps.logger.warn({ error: description.slice(0, MAX_LOGGED_ERROR) }, 'Telemetry request failed');
+      warnOfFailure(deps.logger, error);
       refuse(res, deps.metrics, 400, 'bad_request', { close: true });
     } catch {
       // Nothing left to do: the socket or the logger is broken, and this function must not throw.
     }
   }
+}
+
+/** One short warning line of an unexpected failure. */
+function warnOfFailure(logger: Logger, error: unknown): void {
+  const description = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  logger.warn({ error: description.slice(0, MAX_LOGGED_ERROR) }, 'Telemetry request failed');
 }

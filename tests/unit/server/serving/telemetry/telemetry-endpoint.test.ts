@@ -8,7 +8,7 @@ import { compileTrust } from '@/server/serving/edge/client-address';
 import { createBeaconRelay, RELAY_HEADER } from '@/server/serving/telemetry/beacon-relay';
 import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { createRateLimiter } from '@/server/serving/telemetry/rate-limit';
-import { createReplayGuard } from '@/server/serving/telemetry/replay-guard';
+import { createReplayGuard, type ReplayGuard } from '@/server/serving/telemetry/replay-guard';
 import { handleTelemetry } from '@/server/serving/telemetry/telemetry-endpoint';
 
 const servers: Server[] = [];
@@ -30,10 +30,20 @@ interface PodOptions {
   /** This pod's address, the owner its tokens name; empty: outside Kubernetes. */
   podIp?: string;
   port?: number;
+  replays?: ReplayGuard;
+  maxRelaysInFlight?: number;
 }
 
 /** A real server; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
-async function start({ limiter = { take: () => true }, readTimeoutMs, now = Date.now, podIp = '', port: listenPort = 0 }: PodOptions = {}) {
+async function start({
+  limiter = { take: () => true },
+  readTimeoutMs,
+  now = Date.now,
+  podIp = '',
+  port: listenPort = 0,
+  replays = createReplayGuard({ now }),
+  maxRelaysInFlight,
+}: PodOptions = {}) {
   const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
   const lines: string[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
@@ -44,8 +54,8 @@ async function start({ limiter = { take: () => true }, readTimeoutMs, now = Date
   const services = {
     limiter,
     tokens: createPageViewTokens({ keys: [KEY], ttlMs: 1_800_000, now, owner: podIp }),
-    replays: createReplayGuard({ now }),
-    relay: createBeaconRelay({ keys: [KEY], port: address.port }),
+    replays,
+    relay: createBeaconRelay({ keys: [KEY], port: address.port, maxInFlight: maxRelaysInFlight }),
     podIp,
     siteOrigin: 'https://meridian.example',
     readTimeoutMs,
@@ -327,9 +337,9 @@ describe('forged beacons', () => {
 
 describe('each page view counted by the pod that issued its token', () => {
   /** Two pods of a release on the port they share, each at its own loopback address. */
-  async function twoPods() {
+  async function twoPods(otherOptions: PodOptions = {}) {
     const owner = await start({ podIp: '127.0.0.2' });
-    const other = await start({ podIp: '127.0.0.3', port: owner.port });
+    const other = await start({ ...otherOptions, podIp: '127.0.0.3', port: owner.port });
     return { owner, other };
   }
 
@@ -365,17 +375,58 @@ describe('each page view counted by the pod that issued its token', () => {
   });
 
   it('drops a beacon whose owner is there but does not answer in time, rather than count it twice', async () => {
-    // An owner that takes the connection and never answers: a pod too busy to.
+    const owner = await silentOwner();
+    const other = await start({ podIp: '127.0.0.3', port: owner.port });
+    expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1]]), { timeout: 5000 });
+    await owner.close();
+    expect(await values(other.metrics.clientEvents)).toEqual([]);
+  });
+
+  /** An owner that takes connections and never answers: a pod too busy to. */
+  async function silentOwner() {
     const held: Socket[] = [];
     const silent = createNetServer((socket) => void held.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
-    const other = await start({ podIp: '127.0.0.3', port: (silent.address() as AddressInfo).port });
-    const token = createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja');
+    return {
+      port: (silent.address() as AddressInfo).port,
+      token: () => createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja'),
+      async close() {
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      },
+    };
+  }
+
+  it('sheds a relay past the ones allowed under way: answered 202, counted as shed, not queued', async () => {
+    const owner = await silentOwner();
+    const other = await start({ podIp: '127.0.0.3', port: owner.port, maxRelaysInFlight: 1 });
+    for (let beacon = 0; beacon < 2; beacon += 1) {
+      expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    }
+    expect(await relaysOf(other)).toEqual([['shed', 1]]);
+    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1], ['shed', 1]]), { timeout: 5000 });
+    // The one under way is over: the next beacon is relayed again.
+    expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 2], ['shed', 1]]), { timeout: 5000 });
+    await owner.close();
+  });
+
+  it('logs a failure while counting a beacon whose owner is gone; the process goes on', async () => {
+    const broken: ReplayGuard = {
+      firstReport() {
+        throw new Error('replay guard broken');
+      },
+    };
+    const { owner, other } = await twoPods({ replays: broken });
+    const token = owner.tokens.issue('t', 'ja');
+    owner.server.closeAllConnections();
+    await new Promise((resolve) => owner.server.close(resolve));
     expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
-    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1]]), { timeout: 5000 });
-    for (const socket of held) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
-    expect(await values(other.metrics.clientEvents)).toEqual([]);
+    await vi.waitFor(() =>
+      expect(other.logs().find((line) => line.msg === 'Telemetry request failed')).toMatchObject({ error: 'Error: replay guard broken' }),
+    );
+    expect(await relaysOf(other)).toEqual([['owner_gone', 1]]);
   });
 
   it('refuses a forged relay mark: a stranger cannot skip the origin check by claiming to be a pod', async () => {
