@@ -27,6 +27,7 @@ import { ensureBuild, ensureTools } from '../tools/bench/tools.mjs';
 import { freePort, heading, log } from '../tools/bench/util.mjs';
 import { HELP, parseCommand, usageError } from '../tools/lib/cli.mjs';
 import { stopRunning } from '../tools/lib/command.mjs';
+import { onPinnedNode } from '../tools/node-runtime.mjs';
 
 const RESULTS_DIR = path.join(ROOT, 'bench-results');
 const STAGES = [
@@ -121,6 +122,8 @@ const { values } = parseCommand('bench', USAGE, () =>
     },
   }),
 );
+// Every stage's servers on the Node production runs: they are started with this process's node.
+onPinnedNode();
 
 /**
  * The whole positive number given as `--<name>`, at least `min`, or its default.
