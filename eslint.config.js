@@ -39,6 +39,8 @@ const CONFIG_FILES = {
   group: ['**/docker/*', '**/docker/**'],
   message: 'docker/ holds configuration files, not programs: what the harness shares lives in tools/.',
 };
+/** What the product and its build never import; a block that sets its own restrictions lists these again (a later block replaces the rule's options). */
+const OUTSIDE_PRODUCT = [HARNESS, COMMANDS, CONFIG_FILES];
 const SIBLING_COMMANDS = { regex: '^\\./', message: 'A command imports no other command: what both need lives in tools/.' };
 
 /** The server may use the pure locale rules (routing, detection, namespaces), never what the site renders. */
@@ -70,9 +72,9 @@ export default tseslint.config(
     rules: { 'import/no-cycle': ['error', { disableScc: true }] },
   },
   {
-    // Every file of the product and of its build; the rooms below repeat HARNESS in their own lists.
+    // Every file of the product and of its build.
     files: ['src/**/*.{ts,tsx,mjs}', 'next.config.js'],
-    rules: restrictedImports(HARNESS, COMMANDS),
+    rules: restrictedImports(...OUTSIDE_PRODUCT),
   },
   ...Object.entries(FORBIDDEN).map(([name, forbidden]) => ({
     files: [`src/${name}/**/*.{ts,tsx}`],
@@ -82,17 +84,17 @@ export default tseslint.config(
         message: `src/${name} may not import from ${forbidden.join(', ')}: imports between rooms go one way.`,
       },
       { group: ['../*'], message: 'Import across folders with @/, so the rooms stay visible.' },
-      HARNESS,
+      ...OUTSIDE_PRODUCT,
     ),
   })),
   {
     files: ['src/server/**/*.ts'],
-    rules: restrictedImports(SERVER_USES, HARNESS),
+    rules: restrictedImports(SERVER_USES, ...OUTSIDE_PRODUCT),
   },
   {
     // Serving calls observability, never the other way round.
     files: ['src/server/observability/**/*.ts'],
-    rules: restrictedImports(SERVER_USES, HARNESS, {
+    rules: restrictedImports(SERVER_USES, ...OUTSIDE_PRODUCT, {
       group: ['@/server/serving/*', '../serving/*'],
       message: 'src/server/observability may not import src/server/serving: serving calls observability.',
     }),
@@ -142,7 +144,7 @@ export default tseslint.config(
     files: ['src/proxy.ts'],
     rules: restrictedImports(
       { group: [...room('ui'), ...room('server'), ...room('freshness')], message: 'The proxy wires the i18n routing, nothing else.' },
-      HARNESS,
+      ...OUTSIDE_PRODUCT,
     ),
   },
 );

@@ -138,7 +138,7 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
     }
   });
 
-  it('keeps the harness and the tests out of the product and its build', async () => {
+  it('keeps the harness, the tests, the commands and docker/ out of every file of the product and its build', async () => {
     const importing = (target: string) => `import { value } from '${target}';\nexport { value };\n`;
     for (const [target, file] of [
       ['../../tools/lib/app-server.mjs', 'src/build/build-server.mjs'],
@@ -148,6 +148,10 @@ describe('eslint.config.js on scripts/, tests/ and tools/', () => {
       ['../../../tests/fixtures/x', 'src/server/serving/lint-fixture.ts'],
       ['../../../tools/lib/wait.mjs', 'src/ui/header/lint-fixture.tsx'],
       ['../tests/fixtures/x', 'src/instrumentation-client.ts'],
+      ['../../../docker/lint-fixture.mjs', 'src/ui/header/lint-fixture.tsx'],
+      ['../../../scripts/image.mjs', 'src/server/observability/lint-fixture.ts'],
+      ['../scripts/image.mjs', 'src/proxy.ts'],
+      ['../../docker/lint-fixture.mjs', 'src/build/lint-fixture.mjs'],
     ]) {
       expect(await toolingErrorsIn(importing(target!), file!), `${file} importing ${target}`).toContain('no-restricted-imports');
     }
