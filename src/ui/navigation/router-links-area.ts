@@ -4,6 +4,8 @@
  * an element keep the browser's own behaviour (the skip link; the error page's way home,
  * which loads in full). Spread it on the element: `<footer {...ROUTER_LINKS_AREA}>`.
  */
-export const ROUTER_LINKS_AREA = { 'data-router-links': '' } as const;
+const ATTRIBUTE = 'data-router-links';
 
-export const ROUTER_LINKS_AREA_SELECTOR = '[data-router-links]';
+export const ROUTER_LINKS_AREA = { [ATTRIBUTE]: '' } as const;
+
+export const ROUTER_LINKS_AREA_SELECTOR = `[${ATTRIBUTE}]`;

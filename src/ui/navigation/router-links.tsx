@@ -26,10 +26,12 @@ export function RouterLinks() {
       if (event.defaultPrevented || !(event.target instanceof Element)) return;
       const link = event.target.closest('a[href]');
       if (!(link instanceof HTMLAnchorElement) || !link.closest(ROUTER_LINKS_AREA_SELECTOR) || !isPlainClick(event, link)) return;
+      // Another site's address is the browser's to follow.
+      if (link.origin !== window.location.origin) return;
       event.preventDefault();
       const locale = link.getAttribute('hreflang');
       if (isLocale(locale)) followLocaleSwitch(router, locale);
-      else router.push(link.getAttribute('href') ?? '/');
+      else router.push(`${link.pathname}${link.search}${link.hash}`);
     };
     document.addEventListener('click', onClick);
     return () => document.removeEventListener('click', onClick);
