@@ -95,14 +95,7 @@ async function main(config: ServerConfig): Promise<void> {
       'TELEMETRY_TOKEN_KEYS is unset: page-view tokens are signed with a key of this process only, so beacons reaching another replica are refused',
     );
   }
-  // Next renders in a process of its own, so no render holds the thread that answers from memory.
-  const rendererProcess = superviseRenderer({
-    entry: path.join(dir, RENDERER_ENTRY),
-    routeHandoverKey,
-    logger,
-    logDestination,
-    metrics,
-  });
+  // Before the renderer starts Next: answering from memory refuses a Next it was not checked against.
   const requireFromBuild = requireFromStandalone(dir);
   const fromMemory = config.nextAnswersAll ? null : loadAnswersFromMemory(dir, build.buildId, requireFromBuild);
   if (!fromMemory) {
@@ -111,6 +104,14 @@ async function main(config: ServerConfig): Promise<void> {
       'NEXT_ANSWERS_ALL: Next renders the prerendered pages, their router payloads and the not-found pages; none comes from memory',
     );
   }
+  // Next renders in a process of its own, so no render holds the thread that answers from memory.
+  const rendererProcess = superviseRenderer({
+    entry: path.join(dir, RENDERER_ENTRY),
+    routeHandoverKey,
+    logger,
+    logDestination,
+    metrics,
+  });
   const publicServer = createPublicServer(
     config,
     createRequestListener({
