@@ -4,7 +4,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { buildRevision } from './build-identity.mjs';
 import { trimInlinePageData } from './inline-page-data.mjs';
@@ -14,16 +13,6 @@ import { asciiComments } from './one-byte-source.mjs';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
-
-// The commands' style (tools/lib/cli.mjs), written out: the build imports nothing of tools/.
-const USAGE = `Usage: node src/build/build-server.mjs (the second half of npm run build)
-
-Compiles src/server/main.ts into .next/standalone/meridian-server.cjs, and puts beside it the
-static assets, public/, locales/, the build's identity and its build files.`;
-if (parseArgs({ options: { help: { type: 'boolean', short: 'h' } } }).values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
 
 /** The id next.config.js gave this build (Next's deploymentId), as Next recorded it. */
 function builtDeploymentId() {
@@ -54,7 +43,7 @@ await build({
   outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'cjs',
   sourcemap: 'linked',
   // Next runs from the standalone node_modules it traced; everything else is bundled in.
