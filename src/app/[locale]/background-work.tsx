@@ -2,7 +2,7 @@
 
 import { lazy, Suspense } from 'react';
 import { useChunkRecovery } from '@/freshness/use-chunk-recovery';
-import { usePageSettled } from '@/shared/load-event';
+import { usePageSettled } from '@/shared/page-settled';
 import type { Locale } from '@/shared/locales';
 
 /** Background work's code arrives this long after the page has loaded and the browser has been idle. */
