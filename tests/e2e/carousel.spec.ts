@@ -65,6 +65,16 @@ test('Swiper is not part of the first load: it comes when the visitor reaches fo
   await expect(page.locator('.swiper-initialized')).toHaveCount(1);
 });
 
+test('Swiper arrives on a page whose main thread is never idle', async ({ page }) => {
+  // A browser that never finds an idle moment: an idle callback runs only when its timeout comes.
+  await page.addInitScript(() => {
+    window.requestIdleCallback = (callback, options) =>
+      options?.timeout ? window.setTimeout(() => callback({ didTimeout: true, timeRemaining: () => 0 }), options.timeout) : 0;
+  });
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
+});
+
 for (const viewport of [
   { width: 1280, height: 800 },
   { width: 412, height: 823 },
@@ -113,6 +123,10 @@ test('buttons, labelled pagination and keyboard arrows move between slides, loop
   await expect.poll(() => activeTitle(page)).toBe(TITLES[0]);
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => activeTitle(page)).toBe(TITLES[2]);
+  // Each slide keeps the server's label of its place, whichever order the loop has put them in.
+  for (const [index, title] of TITLES.entries()) {
+    await expect(carousel.getByRole('group', { name: `Slide ${index + 1} of 3` }).getByRole('heading')).toHaveText(title);
+  }
   await context.close();
 });
 
@@ -126,6 +140,34 @@ test('autoplay advances on its own, and pauses while the pointer is over it', as
   const hovered = await activeTitle(page);
   await page.waitForTimeout(8_000);
   expect(await activeTitle(page)).toBe(hovered);
+});
+
+test('a tap is no hover: autoplay goes on after the visitor taps a slide', async ({ browser }) => {
+  test.setTimeout(40_000);
+  const context = await browser.newContext({ hasTouch: true, isMobile: true, viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.locator('.swiper-slide').first().locator('p').tap();
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1);
+  await expect.poll(() => activeTitle(page), { timeout: 10_000 }).toBe(TITLES[1]);
+  await context.close();
+});
+
+test('autoplay holds while the page is hidden and goes on once it is shown', async ({ page }) => {
+  test.setTimeout(40_000);
+  await page.goto('/');
+  await expect(page.locator('.swiper-initialized')).toHaveCount(1, { timeout: 10_000 });
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((hidden) => {
+      Object.defineProperty(document, 'hidden', { value: hidden, configurable: true });
+      Object.defineProperty(document, 'visibilityState', { value: hidden ? 'hidden' : 'visible', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+  await setHidden(true);
+  await page.waitForTimeout(8_000);
+  expect(await activeTitle(page)).toBe(TITLES[0]);
+  await setHidden(false);
+  await expect.poll(() => activeTitle(page), { timeout: 9_000 }).toBe(TITLES[1]);
 });
 
 test('autoplay asks for no animation frame between its turns', async ({ page }) => {

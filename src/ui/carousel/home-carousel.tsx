@@ -23,7 +23,6 @@ export async function HomeCarousel({ locale }: { locale: Locale }) {
     previous: t('previous'),
     next: t('next'),
     goTo: t('goTo', { index: '{{index}}' }),
-    slide: t('slideLabel', { index: '{{index}}', total: '{{slidesLength}}' }),
   };
   return <Carousel slides={slides} labels={labels} />;
 }

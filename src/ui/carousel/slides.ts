@@ -30,6 +30,4 @@ export interface CarouselLabels {
   next: string;
   /** Contains Swiper's `{{index}}` placeholder. */
   goTo: string;
-  /** Contains Swiper's `{{index}}` and `{{slidesLength}}` placeholders. */
-  slide: string;
 }

@@ -8,41 +8,42 @@ const SLIDE_SPEED_MS = 500;
 /** Lets the browser run what waits (a tap, a frame) before the next step. */
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function visitorIsInside(root: HTMLElement): boolean {
-  return root.matches(':hover') || root.contains(document.activeElement);
-}
-
 /**
  * Turns to the next slide every `delayMs`, counted afresh after each change of slide, and
- * holds while the pointer or focus is inside `root`, resuming once both have left. Not
- * Swiper's own autoplay: its requestAnimationFrame loop, counting down the time left for an
- * event this carousel does not use, has the page render a frame at every refresh of the
+ * holds while a mouse pointer or the focus is inside `root`, or the page is hidden, resuming
+ * once all have gone. A touch is no hover: a tap neither holds it nor leaves a hover behind.
+ * Not Swiper's own autoplay: its requestAnimationFrame loop, counting down the time left for
+ * an event this carousel does not use, has the page render a frame at every refresh of the
  * display for as long as it plays, which on a slow phone keeps the main thread busy.
  */
 function autoplay(swiper: Swiper, root: HTMLElement, delayMs: number): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Swiper is often loaded by the mouse entering: it is inside already.
+  let mouseInside = window.matchMedia('(hover: hover)').matches && root.matches(':hover');
   const hold = () => clearTimeout(timer);
   const schedule = () => {
     hold();
-    if (!visitorIsInside(root)) timer = setTimeout(() => swiper.slideNext(), delayMs);
+    if (!mouseInside && !root.contains(document.activeElement) && !document.hidden)
+      timer = setTimeout(() => swiper.slideNext(), delayMs);
   };
-  const release = (event: FocusEvent | PointerEvent) => {
-    const focusStays = event instanceof FocusEvent && root.contains(event.relatedTarget as Node | null);
-    const pointerStays = event instanceof FocusEvent && root.matches(':hover');
-    const focusInside = event instanceof PointerEvent && root.contains(document.activeElement);
-    if (!focusStays && !pointerStays && !focusInside) schedule();
+  const pointer = (event: PointerEvent) => {
+    if (event.pointerType !== 'mouse') return;
+    mouseInside = event.type === 'pointerenter';
+    schedule();
   };
   swiper.on('slideChangeTransitionEnd', schedule);
-  root.addEventListener('pointerenter', hold);
+  root.addEventListener('pointerenter', pointer);
+  root.addEventListener('pointerleave', pointer);
   root.addEventListener('focusin', hold);
-  root.addEventListener('focusout', release);
-  root.addEventListener('pointerleave', release);
+  root.addEventListener('focusout', schedule);
+  document.addEventListener('visibilitychange', schedule);
   swiper.on('destroy', () => {
     hold();
-    root.removeEventListener('pointerenter', hold);
+    root.removeEventListener('pointerenter', pointer);
+    root.removeEventListener('pointerleave', pointer);
     root.removeEventListener('focusin', hold);
-    root.removeEventListener('focusout', release);
-    root.removeEventListener('pointerleave', release);
+    root.removeEventListener('focusout', schedule);
+    document.removeEventListener('visibilitychange', schedule);
   });
   schedule();
 }
@@ -74,7 +75,8 @@ export async function createSwiper(options: {
       prevSlideMessage: labels.previous,
       nextSlideMessage: labels.next,
       paginationBulletMessage: labels.goTo,
-      slideLabelMessage: labels.slide,
+      // The server labels each slide ("Slide 1 of 3"), in the page's language, and Swiper's loop keeps them.
+      slideLabelMessage: '',
       containerMessage: null,
       containerRoleDescriptionMessage: null,
       itemRoleDescriptionMessage: null,
