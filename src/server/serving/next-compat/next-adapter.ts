@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { installedNextVersion, UnsupportedNextError } from './next-version';
 
 /**
  * The one place Meridian leans on Next's internals. Next has no public way to
@@ -11,17 +12,15 @@ const STANDALONE_CONFIG_VARIABLE = '__NEXT_PRIVATE_STANDALONE_CONFIG';
 /** The Next major this adapter was written and tested for. */
 const WRITTEN_FOR_NEXT_MAJOR = 16;
 
-export class NextAdapterError extends Error {}
-
 /**
  * Fails with one line naming the installed Next version unless that Next is
  * the major this adapter was written for and its config loader still reads
  * the variable; `requireFromBuild` resolves from the standalone build.
  */
 export function checkNextInternals(requireFromBuild: NodeJS.Require): void {
-  const { version } = requireFromBuild('next/package.json') as { version: string };
+  const version = installedNextVersion(requireFromBuild);
   const unsupported = (reason: string) =>
-    new NextAdapterError(
+    new UnsupportedNextError(
       `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${reason}. ` +
         `See how Next ${version}'s standalone server.js starts Next, and update the adapter.`,
     );
@@ -56,9 +55,8 @@ export function routerStateCheck(requireFromBuild: NodeJS.Require): (header: str
   }
   const parse = validator.parseAndValidateFlightRouterState;
   if (typeof parse !== 'function') {
-    const { version } = requireFromBuild('next/package.json') as { version: string };
-    throw new NextAdapterError(
-      `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
+    throw new UnsupportedNextError(
+      `Next ${installedNextVersion(requireFromBuild)} is not supported by src/server/serving/next-compat/next-adapter.ts: ${ROUTER_STATE_VALIDATOR} no longer exports parseAndValidateFlightRouterState`,
     );
   }
   return (header) => {
@@ -119,9 +117,8 @@ export function cacheBusting(requireFromBuild: NodeJS.Require): CacheBusting {
   const { computeCacheBustingSearchParam: expected, computeLegacyCacheBustingSearchParam: legacy } = hashes;
   const withHash = url.setCacheBustingSearchParamWithHash;
   if (typeof expected !== 'function' || typeof legacy !== 'function' || typeof withHash !== 'function') {
-    const { version } = requireFromBuild('next/package.json') as { version: string };
-    throw new NextAdapterError(
-      `Next ${version} is not supported by src/server/serving/next-compat/next-adapter.ts: ${CACHE_BUSTING_MODULE} or ${CACHE_BUSTING_URL_MODULE} no longer exports the cache-busting hash`,
+    throw new UnsupportedNextError(
+      `Next ${installedNextVersion(requireFromBuild)} is not supported by src/server/serving/next-compat/next-adapter.ts: ${CACHE_BUSTING_MODULE} or ${CACHE_BUSTING_URL_MODULE} no longer exports the cache-busting hash`,
     );
   }
   const args = (headers: CacheBustingHeaders) => [headers.prefetch, headers.segmentPrefetch, headers.stateTree, headers.nextUrl];

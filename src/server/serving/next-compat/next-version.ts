@@ -5,7 +5,8 @@
  */
 export const CHECKED_NEXT_VERSION = '16.4.5';
 
-export class UncheckedNextError extends Error {}
+/** A Next this folder cannot work with: the message names its version and the way out. */
+export class UnsupportedNextError extends Error {}
 
 /** The Next the standalone build runs, as `requireFromBuild` resolves it. */
 export function installedNextVersion(requireFromBuild: NodeJS.Require): string {
@@ -16,7 +17,7 @@ export function installedNextVersion(requireFromBuild: NodeJS.Require): string {
 export function checkNextVersion(requireFromBuild: NodeJS.Require): void {
   const version = installedNextVersion(requireFromBuild);
   if (version === CHECKED_NEXT_VERSION) return;
-  throw new UncheckedNextError(
+  throw new UnsupportedNextError(
     `Next ${version} is not the Next src/server/serving/next-compat/ was checked against (${CHECKED_NEXT_VERSION}): ` +
       `set NEXT_ANSWERS_ALL=true to let Next answer the prerendered pages, router payloads and not-found pages itself, ` +
       `or check the folder against Next ${version} and update CHECKED_NEXT_VERSION.`,

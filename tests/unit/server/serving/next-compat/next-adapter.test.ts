@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkNextInternals, NextAdapterError, routerStateCheck } from '@/server/serving/next-compat/next-adapter';
+import { checkNextInternals, routerStateCheck } from '@/server/serving/next-compat/next-adapter';
+import { UnsupportedNextError } from '@/server/serving/next-compat/next-version';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const builds: string[] = [];
@@ -30,7 +31,7 @@ describe('the Next adapter', () => {
 
   it('refuses another major, naming the installed version', () => {
     const requireFromBuild = standaloneWith('17.0.0', 'process.env.__NEXT_PRIVATE_STANDALONE_CONFIG');
-    expect(() => checkNextInternals(requireFromBuild)).toThrow(NextAdapterError);
+    expect(() => checkNextInternals(requireFromBuild)).toThrow(UnsupportedNextError);
     expect(() => checkNextInternals(requireFromBuild)).toThrow(
       /^Next 17\.0\.0 is not supported by src\/server\/serving\/next-compat\/next-adapter\.ts: it was written for Next 16\./,
     );

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKED_NEXT_VERSION, checkNextVersion, UncheckedNextError } from '@/server/serving/next-compat/next-version';
+import { CHECKED_NEXT_VERSION, checkNextVersion, UnsupportedNextError } from '@/server/serving/next-compat/next-version';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../..');
 const builds: string[] = [];
@@ -30,7 +30,7 @@ describe('the Next the private formats were checked against', () => {
 
   it('refuses any other release, even a patch, naming both versions and the switch that lets Next answer', () => {
     const requireFromBuild = standaloneWith('16.4.6');
-    expect(() => checkNextVersion(requireFromBuild)).toThrow(UncheckedNextError);
+    expect(() => checkNextVersion(requireFromBuild)).toThrow(UnsupportedNextError);
     expect(() => checkNextVersion(requireFromBuild)).toThrow(
       `Next 16.4.6 is not the Next src/server/serving/next-compat/ was checked against (${CHECKED_NEXT_VERSION}): set NEXT_ANSWERS_ALL=true`,
     );
