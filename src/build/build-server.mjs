@@ -8,20 +8,12 @@ import { build } from 'esbuild';
 import { buildRevision } from './build-identity.mjs';
 import { trimInlinePageData } from './inline-page-data.mjs';
 import { asciiComments } from './one-byte-source.mjs';
+import { builtDeploymentId, prerenderedPageRoutes } from '../server/serving/next-compat/build-output.mjs';
 
 // The build imports nothing of tools/ (the harness): the repository root is two folders up.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const STANDALONE = path.join(ROOT, '.next', 'standalone');
-
-/** The id next.config.js gave this build (Next's deploymentId), as Next recorded it. */
-function builtDeploymentId() {
-  const { config } = JSON.parse(readFileSync(path.join(ROOT, '.next', 'required-server-files.json'), 'utf8'));
-  if (typeof config.deploymentId !== 'string' || !config.deploymentId) {
-    throw new Error('build-server: the build has no deploymentId; next.config.js sets it from BUILD_ID');
-  }
-  return config.deploymentId;
-}
 
 /** BUILD_REVISION stands in for git's HEAD where there is no .git (a Docker build). */
 function buildInfo() {
@@ -29,7 +21,13 @@ function buildInfo() {
   // The origin the pages' canonical links were built with (src/shared/site-config.ts
   // refused anything else); the server builds /sitemap.xml from it.
   const siteUrl = process.env.SITE_URL?.trim() ? new URL(process.env.SITE_URL.trim()).origin : undefined;
-  return { buildId: builtDeploymentId(), version, revision: buildRevision(process.env, ROOT), builtAt: Date.now(), siteUrl };
+  return {
+    buildId: builtDeploymentId(path.join(ROOT, '.next')),
+    version,
+    revision: buildRevision(process.env, ROOT),
+    builtAt: Date.now(),
+    siteUrl,
+  };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
@@ -86,14 +84,6 @@ for (const entry of readdirSync(path.join(STANDALONE, '.next', 'static'), { recu
   compressed += 1;
 }
 
-/** The internal paths of the pages `next build` prerendered (`/en`, `/ja`, ...). */
-function prerenderedPaths() {
-  const { routes } = JSON.parse(readFileSync(path.join(ROOT, '.next', 'prerender-manifest.json'), 'utf8'));
-  return Object.entries(routes)
-    .filter(([route, entry]) => entry.routeType === 'page' && (entry.initialStatus ?? 200) === 200 && !route.startsWith('/_'))
-    .map(([route]) => route);
-}
-
 /**
  * builds/latest.json and builds/meta/<id>.json, which the server serves as
  * they are. The manifest's shape lives in src/freshness/route-manifest.ts,
@@ -119,7 +109,10 @@ async function writeBuildFiles(info) {
     rmSync(buildsDir, { recursive: true, force: true });
     mkdirSync(path.join(buildsDir, 'meta'), { recursive: true });
     writeFileSync(path.join(buildsDir, 'latest.json'), JSON.stringify(latest));
-    writeFileSync(path.join(buildsDir, 'meta', `${info.buildId}.json`), JSON.stringify(routeManifest(latest, prerenderedPaths())));
+    writeFileSync(
+      path.join(buildsDir, 'meta', `${info.buildId}.json`),
+      JSON.stringify(routeManifest(latest, prerenderedPageRoutes(path.join(ROOT, '.next')))),
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -132,7 +125,7 @@ async function writeBuildFiles(info) {
  */
 function trimPrerenderedPages() {
   let saved = 0;
-  for (const route of prerenderedPaths()) {
+  for (const route of prerenderedPageRoutes(path.join(ROOT, '.next'))) {
     const file = path.join(STANDALONE, '.next', 'server', 'app', `${route}.html`);
     if (!existsSync(file)) continue;
     const trimmed = trimInlinePageData(readFileSync(file, 'utf8'));

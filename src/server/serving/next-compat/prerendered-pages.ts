@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { contentSecurityPolicy, inlineScriptHashes } from '@/server/serving/edge/content-security-policy';
 import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
+import { prerenderedPageRoutes } from './build-output.mjs';
 
 export interface PrerenderedPage {
   bodies: Record<ContentCoding, Buffer>;
@@ -36,20 +37,14 @@ function headersOf(body: Buffer, coding: ContentCoding, cacheHeaders: HeaderList
   ];
 }
 
-interface PrerenderManifest {
-  routes: Record<string, { routeType?: string; initialStatus?: number }>;
-}
-
 /**
  * The HTML `next build` prerendered for each page route (`/en`, `/ja`, ...),
  * read, compressed and its inline scripts hashed once at start-up, keyed by the
  * route's internal path.
  */
 export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> {
-  const manifest = JSON.parse(readFileSync(path.join(dir, '.next', 'prerender-manifest.json'), 'utf8')) as PrerenderManifest;
   const pages = new Map<string, PrerenderedPage>();
-  for (const [route, entry] of Object.entries(manifest.routes)) {
-    if (entry.routeType !== 'page' || (entry.initialStatus ?? 200) !== 200 || route.startsWith('/_')) continue;
+  for (const route of prerenderedPageRoutes(path.join(dir, '.next'))) {
     const file = path.join(dir, '.next', 'server', 'app', `${route}.html`);
     if (!existsSync(file)) continue;
     const identity = readFileSync(file);
