@@ -17,7 +17,18 @@ export interface BuildFiles {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** How open tabs learn of a new build: never kept by any cache. */
-export const UNCACHED = 'no-cache, no-store, must-revalidate';
+const UNCACHED = 'no-cache, no-store, must-revalidate';
+
+/** A `builds/latest.json` (or `current.json`) of `body`: never cached, telling tabs how often to poll. */
+export function latestBuildFile(body: Buffer, lastModified: Date, pollIntervalMs: number): InMemoryFile {
+  return createInMemoryFile({
+    body,
+    contentType: JSON_TYPE,
+    cacheControl: UNCACHED,
+    lastModified,
+    headers: [POLL_INTERVAL_HEADER, String(pollIntervalMs)],
+  });
+}
 
 /**
  * The build-freshness files `npm run build` wrote under `builds/`, read once at
@@ -27,14 +38,22 @@ export const UNCACHED = 'no-cache, no-store, must-revalidate';
  */
 export function loadBuildFiles(dir: string, pollIntervalMs: number): BuildFiles {
   const buildsDir = path.join(dir, 'builds');
-  const read = (file: string, cacheControl: string, headers: string[] = []) =>
-    createInMemoryFile({ body: readFileSync(file), contentType: JSON_TYPE, cacheControl, lastModified: statSync(file).mtime, headers });
-  const current = read(path.join(buildsDir, 'latest.json'), UNCACHED, [POLL_INTERVAL_HEADER, String(pollIntervalMs)]);
+  const latestFile = path.join(buildsDir, 'latest.json');
+  const current = latestBuildFile(readFileSync(latestFile), statSync(latestFile).mtime, pollIntervalMs);
   const manifests = new Map<string, InMemoryFile>();
   const metaDir = path.join(buildsDir, 'meta');
   for (const name of readdirSync(metaDir)) {
     if (name.endsWith('.json')) {
-      manifests.set(name.slice(0, -'.json'.length), read(path.join(metaDir, name), 'public, max-age=31536000, immutable'));
+      const file = path.join(metaDir, name);
+      manifests.set(
+        name.slice(0, -'.json'.length),
+        createInMemoryFile({
+          body: readFileSync(file),
+          contentType: JSON_TYPE,
+          cacheControl: 'public, max-age=31536000, immutable',
+          lastModified: statSync(file).mtime,
+        }),
+      );
     }
   }
   return { current, latest: () => current, manifests };

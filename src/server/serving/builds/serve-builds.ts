@@ -1,18 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BUILD_MANIFEST_PREFIX, CURRENT_BUILD_PATH, LATEST_BUILD_PATH } from '@/shared/site-paths';
 import { serveFile } from '@/server/serving/files/serve-file';
-import type { BuildFiles } from './build-files';
-import type { PeerFiles } from '@/server/serving/canary/peer-files';
+import { JSON_TYPE, type BuildFiles } from './build-files';
 
 const NOT_FOUND = Buffer.from('{"error":"no such build file"}\n');
 const RELEASE_UNKNOWN = Buffer.from('{"error":"the release\'s stable build is not known yet"}\n');
 /** The release view is asked for every few seconds (serving/canary/release-view.ts): a tab may come back soon. */
 const RETRY_AFTER_SECONDS = '5';
 
+/**
+ * During a canary release, the other live build's route manifests, asked of its pods
+ * (serving/canary/peer-files.ts gives them; builds/ knows nothing of releases).
+ */
+export interface ManifestPeers {
+  mayForward(req: IncomingMessage, ofBuild: string | null): ofBuild is string;
+  forward(req: IncomingMessage, res: ServerResponse, kind: 'manifest', ofBuild: string): Promise<void>;
+}
+
 function answerJson(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer): void {
   res.statusCode = status;
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Content-Length', body.length);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -29,7 +37,7 @@ export function serveBuilds(
   res: ServerResponse,
   pathname: string,
   files: BuildFiles,
-  peers: PeerFiles | null,
+  peers: ManifestPeers | null,
 ): Promise<void> | void {
   if (pathname === LATEST_BUILD_PATH) {
     const latest = files.latest();

@@ -1,6 +1,5 @@
-import { POLL_INTERVAL_HEADER } from '@/shared/build-poll';
-import { JSON_TYPE, UNCACHED, type BuildFiles } from '@/server/serving/builds/build-files';
-import { createInMemoryFile, type InMemoryFile } from '@/server/serving/files/in-memory-file';
+import { latestBuildFile, type BuildFiles } from '@/server/serving/builds/build-files';
+import type { InMemoryFile } from '@/server/serving/files/in-memory-file';
 import type { ReleaseView } from './release-view';
 
 /** The files with `builds/latest.json` following a canary release's view (release-view.ts) as it changes. */
@@ -21,11 +20,5 @@ export function followRelease(files: BuildFiles, view: () => ReleaseView | null,
  */
 function releaseLatestFile(view: ReleaseView, pollIntervalMs: number): InMemoryFile {
   const body = { id: view.stable.id, timestamp: view.stable.timestamp, ...(view.canary ? { canary: view.canary.id } : {}) };
-  return createInMemoryFile({
-    body: Buffer.from(`${JSON.stringify(body)}\n`),
-    contentType: JSON_TYPE,
-    cacheControl: UNCACHED,
-    lastModified: new Date(),
-    headers: [POLL_INTERVAL_HEADER, String(pollIntervalMs)],
-  });
+  return latestBuildFile(Buffer.from(`${JSON.stringify(body)}\n`), new Date(), pollIntervalMs);
 }
