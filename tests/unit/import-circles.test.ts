@@ -70,6 +70,24 @@ describe('imports of src/', () => {
     expect(circlesOf(graph)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
   });
 
+  it('go one way between sibling folders: no folder reaches itself through the folders beside it', () => {
+    // Each import from one folder's subtree into a sibling's, for every folder of src/.
+    const edges = new Map<string, Set<string>>();
+    for (const [file, targets] of importGraph()) {
+      for (const target of targets) {
+        const [from, to] = [path.relative(ROOT, file).split(path.sep), path.relative(ROOT, target).split(path.sep)];
+        let depth = 0;
+        while (from[depth] === to[depth]) depth += 1;
+        // Both below a common folder, in different subfolders of it (not a file of it).
+        if (depth === 0 || depth >= from.length - 1 || depth >= to.length - 1) continue;
+        const [source, destination] = [from.slice(0, depth + 1).join('/'), to.slice(0, depth + 1).join('/')];
+        edges.set(source, (edges.get(source) ?? new Set()).add(destination));
+      }
+    }
+    const graph = new Map([...edges].map(([folder, targets]) => [folder, [...targets]]));
+    expect(circlesOf(graph).map((circle) => circle.join(' → '))).toEqual([]);
+  });
+
   it('go one way: no module reaches itself, through type imports either', () => {
     const circles = circlesOf(importGraph()).map((circle) => circle.map((file) => path.relative(ROOT, file)).join(' → '));
     expect(circles).toEqual([]);

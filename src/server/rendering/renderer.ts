@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics, ShedReason } from '@/server/observability/metrics';
+import type { Renderer } from '@/server/serving/hand-over-to-next';
 import { answerPlainText } from '@/server/serving/plain-text';
 import { createRenderGate } from './render-gate';
 import { proxyToRenderer, rendererAgent } from './render-proxy';
@@ -7,11 +8,6 @@ import type { RendererProcess } from './renderer-process';
 
 /** A shed render is worth trying again this many seconds later. */
 export const SHED_RETRY_AFTER_SECONDS = 1;
-
-export interface Renderer {
-  /** Has the renderer answer `req`, within the limits; a 503 with Retry-After beyond them. */
-  render(req: IncomingMessage, res: ServerResponse): Promise<void>;
-}
 
 function shed(req: IncomingMessage, res: ServerResponse, metrics: Metrics, reason: ShedReason): void {
   metrics.renderShed.inc({ reason });

@@ -7,7 +7,15 @@ import { CONTENT_SECURITY_POLICY_HEADER, contentSecurityPolicy, nonceSource } fr
 import { dropUntrustedForwarding, type ProxyTrust } from '@/server/serving/edge/client-address';
 import { varyOn } from '@/server/serving/negotiation/vary';
 import type { RequestRoute } from '@/server/serving/routing/request-route';
-import type { Renderer } from '@/server/rendering/renderer';
+
+/**
+ * Where Next renders: src/server/rendering/renderer.ts makes one, which serving only calls
+ * (rendering depends on serving, never the other way).
+ */
+export interface Renderer {
+  /** Has the renderer answer `req`, within the limits; a 503 with Retry-After beyond them. */
+  render(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
 
 /**
  * What Next gets, and how: the request as Next should see it (forwarding

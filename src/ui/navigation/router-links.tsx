@@ -3,7 +3,7 @@
 import { useLayoutEffect } from 'react';
 import { useRouter } from 'next/navigation';
 import { isLocale } from '@/shared/locales';
-import { followLocaleSwitch } from '@/ui/language-switcher/use-locale-switch';
+import { followLocaleSwitch } from './locale-switch';
 import { isPlainClick } from './plain-click';
 import { ROUTER_LINKS_AREA_SELECTOR } from './router-links-area';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { switchedLocation } from '@/ui/language-switcher/use-locale-switch';
+import { switchedLocation } from '@/ui/navigation/locale-switch';
 
 function at(pathname: string, search = '', hash = '') {
   return { pathname, search, hash };
