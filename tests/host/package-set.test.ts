@@ -1,16 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../tools/lib/app-server.mjs';
 import { installableClosure, packageSet, packageSetChanges, type PackageSet } from '../support/host-packages.mjs';
 
 // Written by `npm test` (tests/support/run-suites.mjs) before its first suite; this file runs after its last.
-const BEFORE = process.env.MERIDIAN_HOST_PACKAGES_BEFORE ?? path.join(ROOT, 'test-reports', 'host-packages-before.json');
+// Any other run has no package set of its own to compare with (a file of an earlier run would be stale).
+const BEFORE = process.env.MERIDIAN_HOST_PACKAGES_BEFORE;
+// Under CI nothing is skipped: without the recorded set, the test fails saying so.
+const skipped = !BEFORE && process.env.CI !== 'true';
+if (skipped) console.warn('>>> SKIPPED tests/host: only npm test runs it, against the package set it records before its first suite');
 
-describe("the host's Debian packages after every suite", () => {
+describe.skipIf(skipped)("the host's Debian packages after every suite", () => {
   it('are those before, plus only what the suites install (tools/debian-packages.mjs) and its dependencies', () => {
-    expect(existsSync(BEFORE), `no package set recorded at ${BEFORE}: npm test records it before its first suite`).toBe(true);
-    const before = JSON.parse(readFileSync(BEFORE, 'utf8')) as PackageSet;
+    const recorded = BEFORE ?? '';
+    expect(
+      existsSync(recorded),
+      `no package set recorded (MERIDIAN_HOST_PACKAGES_BEFORE=${recorded}): npm test records it before its first suite`,
+    ).toBe(true);
+    const before = JSON.parse(readFileSync(recorded, 'utf8')) as PackageSet;
     expect(Object.keys(before).length).toBeGreaterThan(100);
     expect(packageSetChanges(before, packageSet(), installableClosure())).toEqual([]);
   });
