@@ -1,5 +1,6 @@
-import { runInNewContext } from 'node:vm';
 import { expect, test } from '@playwright/test';
+import { payloadRows } from '../../src/build/inline-page-data.mjs';
+import { payloadText } from '../../tools/bench/page-html.mjs';
 
 /**
  * Only the interactive leaves are Client Components, and the parts that render nothing
@@ -21,18 +22,9 @@ const OURS = [
 /** Next's own, by name (its others, and our error boundaries, are default exports). */
 const NEXT = ['IconMark', 'MetadataBoundary', 'OutletBoundary', 'ViewportBoundary'];
 
-/** The page data the HTML's scripts hand React, read by running them as a browser would. */
-function pageData(html: string): string {
-  const self = { __next_f: [] as unknown[][] };
-  for (const [, script] of html.matchAll(/<script>(self\.__next_f\.push\([\s\S]*?)<\/script>/g)) runInNewContext(script ?? '', { self });
-  return self.__next_f.map((entry) => (typeof entry[1] === 'string' ? entry[1] : '')).join('');
-}
-
 /** The export names of the Client Components a page's data refers to (`I[module, chunks, name]`, the name maybe a string row). */
 function clientComponentNames(data: string): string[] {
-  const rows = new Map(
-    data.split('\n').flatMap((line) => (/^([0-9a-f]+):(.*)$/.exec(line) ? [[line.split(':')[0], line.slice(line.indexOf(':') + 1)]] : [])),
-  );
+  const rows = new Map(payloadRows(data).map((row) => [row.id, row.line ?? row.text]));
   const names = [...data.matchAll(/^[0-9a-f]+:I\[\d+,\[[^\]]*\],"([^"]*)"/gm)].map(([, name]) => {
     const row = name?.startsWith('$') ? rows.get(name.slice(1)) : undefined;
     return row ? (JSON.parse(row) as string) : (name ?? '');
@@ -43,6 +35,6 @@ function clientComponentNames(data: string): string[] {
 for (const path of ['/', '/ja', '/zh-CN']) {
   test(`${path}: the Client Components are the interactive leaves and the parts that render nothing`, async ({ request }) => {
     const html = await (await request.get(path)).text();
-    expect(clientComponentNames(pageData(html))).toEqual([...OURS, ...NEXT].sort());
+    expect(clientComponentNames(payloadText(html))).toEqual([...OURS, ...NEXT].sort());
   });
 }

@@ -20,7 +20,7 @@ const total = (/** @type {string[]} */ parts) => parts.reduce((sum, part) => sum
  * browser would (Next writes JSON strings; our build single-quoted ones).
  * @param {string} html
  */
-function payloadText(html) {
+export function payloadText(html) {
   const self = { __next_f: /** @type {unknown[][]} */ ([]) };
   for (const [, push] of html.matchAll(PUSH_SCRIPT)) runInNewContext(push ?? '', { self }, { timeout: 1000 });
   return self.__next_f.map((entry) => (typeof entry[1] === 'string' ? entry[1] : '')).join('');
