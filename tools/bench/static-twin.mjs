@@ -4,7 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
-import { IMMUTABLE, startStaticSite } from './static-site.mjs';
+import { startStaticSite } from './static-site.mjs';
+
+/** public/ as our server sends it (src/server/serving/files/site-files.ts): revalidated each time. */
+const PUBLIC_FILES = 'public, max-age=0';
 
 const SCRIPT = /<script\b[^>]*>[\s\S]*?<\/script\s*>/gi;
 /** Preloads of scripts (Next's `<link rel="preload" as="script">`, module preloads): with no script, nothing to preload. */
@@ -39,7 +42,7 @@ export async function startTwinServer({ appUrl, pages, port, dir = path.join(ROO
   const server = await startStaticSite({
     name: 'static twin',
     port,
-    site: { pages: files, folders: [{ prefix: '/', dir: path.join(ROOT, 'public'), cacheControl: IMMUTABLE }] },
+    site: { pages: files, folders: [{ prefix: '/', dir: path.join(ROOT, 'public'), cacheControl: PUBLIC_FILES }] },
   });
   return { ...server, pages: pages.map((page) => ({ id: `twin ${page.id}`, twinOf: page.id, url: server.url + page.path })) };
 }
