@@ -31,13 +31,18 @@ function inlineScripts(html: string): { text: string; nonce: string | undefined 
 
 let server: RunningServer;
 let withHsts: RunningServer;
+let nextAnswersAll: RunningServer;
 
 beforeAll(async () => {
-  [server, withHsts] = await Promise.all([startServer(), startServer({ HSTS: 'true' })]);
+  [server, withHsts, nextAnswersAll] = await Promise.all([
+    startServer(),
+    startServer({ HSTS: 'true' }),
+    startServer({ NEXT_ANSWERS_ALL: 'true' }),
+  ]);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), withHsts?.stop()]);
+  await Promise.all([server?.stop(), withHsts?.stop(), nextAnswersAll?.stop()]);
 });
 
 describe('security headers on documents', () => {
@@ -107,6 +112,17 @@ describe('a script policy without unsafe-inline', () => {
     expect(scripts.length).toBeGreaterThan(0);
     const hashes = scripts.map(({ text }) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
     expect(scriptSources(String(reply.headers['content-security-policy']))).toEqual(["'self'", ...hashes]);
+  });
+
+  // Handed to Next, a page gets the nonce of a render beside its prerendered scripts' hashes.
+  it.each(['/', '/ja', '/zh-CN'])('%s sent by Next (NEXT_ANSWERS_ALL=true) allows its own inline scripts, by hash', async (path) => {
+    const reply = await request(`${nextAnswersAll.url}${path}`, { headers: { 'Accept-Language': 'en' } });
+    expect(reply.status).toBe(200);
+    const scripts = inlineScripts(reply.body);
+    expect(scripts.length).toBeGreaterThan(0);
+    const hashes = scripts.map(({ text }) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`);
+    const sources = scriptSources(String(reply.headers['content-security-policy']));
+    expect(sources).toEqual(["'self'", expect.stringMatching(/^'nonce-[A-Za-z0-9+/=]+'$/), ...hashes]);
   });
 
   // A `$` in a path is one the not-found template cannot stand for (docs/architecture.md): Next renders it.
