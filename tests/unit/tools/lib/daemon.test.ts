@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect, test } from 'vitest';
+import { startDaemon } from '../../../../tools/lib/daemon.mjs';
+
+const node = (script: string) => ({ command: process.execPath, args: ['-e', script] });
+
+/** Whether a process with this pid still runs. */
+function alive(pid: number | undefined): boolean {
+  try {
+    process.kill(pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('a program that cannot start rejects naming the daemon and the program, with or without a readiness check', async () => {
+  await expect(startDaemon({ name: 'ghost', command: 'no-such-program-here', args: [] })).rejects.toThrow(
+    /^ghost: cannot start no-such-program-here: spawn no-such-program-here ENOENT/,
+  );
+  await expect(startDaemon({ name: 'ghost', command: 'no-such-program-here', args: [], ready: () => undefined })).rejects.toThrow(
+    'ghost: cannot start no-such-program-here',
+  );
+});
+
+test('a daemon that exits before it is ready rejects at once with its last output, shown once, and is polled no more', async () => {
+  let checks = 0;
+  const started = startDaemon({
+    name: 'short-lived',
+    ...node("console.log(['last', 'words'].join(' ')); process.exit(3)"),
+    ready: () => {
+      checks += 1;
+      throw new Error('not ready');
+    },
+    readyTimeoutMs: 600_000,
+  });
+
+  await expect(started).rejects.toThrow(/^short-lived exited \(3\)\n--- short-lived's last output ---\nlast words\n$/);
+  const checksWhenRejected = checks;
+  await sleep(500);
+  expect(checks).toBe(checksWhenRejected);
+});
+
+test('stop() ends a ready daemon with SIGTERM and resolves once it has exited', async () => {
+  const daemon = await startDaemon({ name: 'idle', ...node('setInterval(() => {}, 1000)'), ready: () => undefined });
+  expect(alive(daemon.pid)).toBe(true);
+
+  await expect(daemon.stop()).resolves.toBeNull();
+
+  expect(alive(daemon.pid)).toBe(false);
+  await expect(daemon.exited).resolves.toBeNull();
+});
