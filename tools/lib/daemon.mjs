@@ -6,6 +6,9 @@
 import { spawn } from 'node:child_process';
 import { waitFor } from './wait.mjs';
 
+// A daemon that logs every request (the app's access log under a flood) would otherwise grow without end.
+const OUTPUT_TAIL = 64 * 1024;
+
 /**
  * @typedef {{
  *   pid: number | undefined,
@@ -22,25 +25,27 @@ import { waitFor } from './wait.mjs';
  * Starts `command` and resolves once `ready` resolves (it is polled until it does, for at most
  * `readyTimeoutMs`); rejects, naming `name` and showing its last output, when the program
  * cannot start, exits first or the time runs out, and then it is killed: nothing outlives the
- * run that started it. Without `ready`, resolves once it has started.
+ * run that started it. Without `ready`, resolves once it has started. Its stdout, stderr and
+ * both together are kept to their last 64 Ki characters each, or whole with `keepAllOutput`.
  * @param {{
  *   name: string, command: string, args: string[], env?: NodeJS.ProcessEnv, cwd?: string,
- *   ready?: (daemon: Daemon) => unknown, readyTimeoutMs?: number,
+ *   ready?: (daemon: Daemon) => unknown, readyTimeoutMs?: number, keepAllOutput?: boolean,
  * }} options
  * @returns {Promise<Daemon>}
  */
-export async function startDaemon({ name, command, args, env = process.env, cwd, ready, readyTimeoutMs = 30_000 }) {
+export async function startDaemon({ name, command, args, env = process.env, cwd, ready, readyTimeoutMs = 30_000, keepAllOutput = false }) {
   const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const kept = (/** @type {string} */ text) => (keepAllOutput || text.length <= OUTPUT_TAIL ? text : text.slice(-OUTPUT_TAIL));
   let stdout = '';
   let stderr = '';
   let output = '';
   child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    output += chunk;
+    stdout = kept(stdout + chunk);
+    output = kept(output + chunk);
   });
   child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-    output += chunk;
+    stderr = kept(stderr + chunk);
+    output = kept(output + chunk);
   });
   /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null } | { error: Error }>} */
   const ended = new Promise((resolve) => {

@@ -50,3 +50,24 @@ test('stop() ends a ready daemon with SIGTERM and resolves once it has exited', 
   expect(alive(daemon.pid)).toBe(false);
   await expect(daemon.exited).resolves.toBeNull();
 });
+
+test("a daemon's output is kept to its last 64 Ki characters per stream, or whole when asked", async () => {
+  // 100 Ki characters on each stream, then a last line: more than is kept.
+  const script =
+    "const lots = 'x'.repeat(100 * 1024); process.stdout.write(lots + 'out end\\n'); process.stderr.write(lots + 'err end\\n')";
+  const ended = (daemon: Awaited<ReturnType<typeof startDaemon>>) => {
+    if (!daemon.stdout().endsWith('out end\n') || !daemon.stderr().endsWith('err end\n')) throw new Error('still writing');
+  };
+
+  const tail = await startDaemon({ name: 'chatty', ...node(`${script}; setInterval(() => {}, 1000)`), ready: ended });
+  await tail.stop();
+  expect(tail.stdout()).toHaveLength(64 * 1024);
+  expect(tail.stderr()).toHaveLength(64 * 1024);
+  expect(tail.output()).toHaveLength(64 * 1024);
+  expect(tail.output()).toMatch(/(out|err) end\n$/);
+
+  const whole = await startDaemon({ name: 'chatty', ...node(`${script}; setInterval(() => {}, 1000)`), ready: ended, keepAllOutput: true });
+  await whole.stop();
+  expect(whole.stdout()).toHaveLength(100 * 1024 + 'out end\n'.length);
+  expect(whole.output()).toHaveLength(2 * (100 * 1024 + 'out end\n'.length));
+});
