@@ -6,9 +6,24 @@ import path from 'node:path';
 import { x, xSync } from 'tinyexec';
 
 /**
- * @typedef {{ cwd?: string, env?: NodeJS.ProcessEnv, input?: string, timeoutMs?: number }} CommandOptions
+ * `env` is added to this process's environment (tinyexec spreads it over process.env); with
+ * `inheritEnv: false` it is the program's whole environment.
+ * @typedef {{ cwd?: string, env?: Record<string, string | undefined>, inheritEnv?: boolean, input?: string, timeoutMs?: number }} CommandOptions
  * @typedef {{ stdout: string, stderr: string, exitCode: number | undefined }} Finished
  */
+
+/**
+ * The environment to hand tinyexec: since it spreads `env` over ours, ours is cancelled
+ * variable by variable when not inherited (spawn leaves out a variable whose value is undefined).
+ * @param {Record<string, string | undefined> | undefined} env
+ * @param {boolean} inheritEnv
+ */
+function environment(env, inheritEnv) {
+  const only = { ...env };
+  if (!inheritEnv) for (const name of Object.keys(process.env)) if (!(name in only)) only[name] = undefined;
+  // Next's types make NODE_ENV required in every ProcessEnv; a program's environment need not have it.
+  return /** @type {NodeJS.ProcessEnv} */ (only);
+}
 
 /** The error of a program that failed: its command line, exit and the last lines it printed. */
 function failure(
@@ -37,9 +52,9 @@ export function stopRunning(signal = /** @type {NodeJS.Signals} */ ('SIGTERM')) 
  * @param {CommandOptions & { echo?: boolean, check?: boolean }} [options]
  * @returns {Promise<Finished>}
  */
-export async function run(command, args, { cwd, env, input, timeoutMs, echo = false, check = true } = {}) {
+export async function run(command, args, { cwd, env, inheritEnv = true, input, timeoutMs, echo = false, check = true } = {}) {
   const child = x(command, args, {
-    nodeOptions: { cwd, env: env ?? process.env },
+    nodeOptions: { cwd, env: environment(env, inheritEnv) },
     stdin: input ?? '',
     timeout: timeoutMs,
     throwOnError: false,
@@ -73,10 +88,10 @@ export async function run(command, args, { cwd, env, input, timeoutMs, echo = fa
  * @param {CommandOptions & { check?: boolean, echo?: boolean }} [options]
  * @returns {Finished}
  */
-export function runSync(command, args, { cwd, env, input, timeoutMs, check = true, echo = false } = {}) {
+export function runSync(command, args, { cwd, env, inheritEnv = true, input, timeoutMs, check = true, echo = false } = {}) {
   // Output past spawnSync's 1 MiB default (a recursive apt-cache listing) is kept, not refused.
   /** @type {import('node:child_process').SpawnSyncOptions} */
-  const nodeOptions = { cwd, env: env ?? process.env, input, maxBuffer: 1 << 26, ...(echo ? { stdio: ['pipe', 2, 2] } : {}) };
+  const nodeOptions = { cwd, env: environment(env, inheritEnv), input, maxBuffer: 1 << 26, ...(echo ? { stdio: ['pipe', 2, 2] } : {}) };
   let out;
   try {
     out = xSync(command, args, { nodeOptions, timeout: timeoutMs, throwOnError: false, nodePath: false });
