@@ -25,6 +25,16 @@ function environment(env, inheritEnv) {
   return /** @type {NodeJS.ProcessEnv} */ (only);
 }
 
+/**
+ * What a program that could not start (ENOENT) or ran out of time gives with `check: false`: a
+ * failed exit like any other, with no exit code and the reason as its stderr.
+ * @param {unknown} error
+ * @returns {Finished}
+ */
+function notFinished(error) {
+  return { stdout: '', stderr: error instanceof Error ? error.message : String(error), exitCode: undefined };
+}
+
 /** The error of a program that failed: its command line, exit and the last lines it printed. */
 function failure(
   /** @type {string} */ command,
@@ -45,8 +55,8 @@ export function stopRunning(signal = /** @type {NodeJS.Signals} */ ('SIGTERM')) 
 
 /**
  * Runs `command` with `args` and resolves with what it printed, or resolves with its exit too
- * when `check` is false; otherwise rejects with an error that ends with what it printed last.
- * `echo` streams its output to ours as it comes.
+ * when `check` is false (a program that cannot start included); otherwise rejects with an
+ * error that ends with what it printed last. `echo` streams its output to ours as it comes.
  * @param {string} command
  * @param {string[]} args
  * @param {CommandOptions & { echo?: boolean, check?: boolean }} [options]
@@ -73,7 +83,13 @@ export async function run(command, args, { cwd, env, inheritEnv = true, input, t
     child.process?.stdout?.on('data', (chunk) => process.stdout.write(chunk));
     child.process?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
   }
-  const out = await finished;
+  let out;
+  try {
+    out = await finished;
+  } catch (error) {
+    if (check) throw error;
+    return notFinished(error);
+  }
   if (inputError) throw inputError;
   if (check && out.exitCode !== 0) throw failure(command, args, { ...out, signalCode: child.signalCode });
   return out;
@@ -96,9 +112,8 @@ export function runSync(command, args, { cwd, env, inheritEnv = true, input, tim
   try {
     out = xSync(command, args, { nodeOptions, timeout: timeoutMs, throwOnError: false, nodePath: false });
   } catch (error) {
-    // It could not start (ENOENT): with `check: false` that is a failed exit like any other.
     if (check) throw error;
-    return { stdout: '', stderr: error instanceof Error ? error.message : String(error), exitCode: undefined };
+    return notFinished(error);
   }
   const finished = { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode };
   if (check && out.exitCode !== 0) throw failure(command, args, { ...finished, signalCode: out.signalCode });

@@ -52,6 +52,14 @@ test('env is added to ours; with inheritEnv false it is all the program sees, fo
   expect(seen(runSync(process.execPath, printEnv, { env: alone, inheritEnv: false }))).toEqual(alone);
 });
 
+test('a program that cannot start: with check false, run and runSync both give a failed result naming why; with check, both throw', async () => {
+  const failed = { stdout: '', stderr: expect.stringContaining('ENOENT') as string, exitCode: undefined };
+  await expect(run('no-such-program-here', [], { check: false })).resolves.toEqual(failed);
+  expect(runSync('no-such-program-here', [], { check: false })).toEqual(failed);
+  await expect(run('no-such-program-here', [])).rejects.toThrow('ENOENT');
+  expect(() => runSync('no-such-program-here', [])).toThrow('ENOENT');
+});
+
 test('onPath finds a program as `command -v` does, without a shell', () => {
   expect(onPath('ls')).toMatch(/\/ls$/);
   expect(onPath('no-such-program-here')).toBeNull();
