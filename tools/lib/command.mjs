@@ -9,6 +9,10 @@ import { x, xSync } from 'tinyexec';
  * `env` is added to this process's environment (tinyexec spreads it over process.env); with
  * `inheritEnv: false` it is the program's whole environment.
  * @typedef {{ cwd?: string, env?: Record<string, string | undefined>, inheritEnv?: boolean, input?: string, timeoutMs?: number }} CommandOptions
+ */
+
+/**
+ * What a program printed and how it exited: run's and runSync's result, the one type for it.
  * @typedef {{ stdout: string, stderr: string, exitCode: number | undefined }} Finished
  */
 
