@@ -95,7 +95,8 @@ async function importImage(rootfs) {
 export async function ensureNodeBase() {
   if (await currentImageExists()) return NODE_BASE_IMAGE;
   if (!succeeds('debootstrap', ['--version'])) ensureDebianPackages(['debootstrap']);
-  console.log(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and the pinned Node ${NODE_VERSION}\n`);
+  // stdout is the tag alone, for `$(node tools/node-base.mjs)`.
+  console.error(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and the pinned Node ${NODE_VERSION}\n`);
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-node-base-'));
   const rootfs = path.join(work, 'rootfs');
   try {
