@@ -51,10 +51,3 @@ export async function answers200(url) {
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
 }
-
-/**
- * Resolves once `url` answers 200, or rejects after `timeoutMs`.
- * @param {string} url
- * @param {number} [timeoutMs]
- */
-export const waitForHttp = (url, timeoutMs = 30_000) => waitFor(`${url} to answer 200`, () => answers200(url), { timeoutMs });
