@@ -74,7 +74,9 @@ let interrupted = false;
 /** Signals what we started (helm, kubectl, docker) and waits for them to exit, at most 10 s. @param {string} signal */
 function stopChildren(signal) {
   runSync('pkill', ['--signal', signal, '--parent', String(process.pid)], { check: false });
-  for (let waited = 0; waited < 100 && succeeds('pgrep', ['--parent', String(process.pid)]); waited += 1) runSync('sleep', ['0.1']);
+  // 100 ms, blocking as the rest of this wait does, without a `sleep` process each time.
+  const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  for (let waited = 0; waited < 100 && succeeds('pgrep', ['--parent', String(process.pid)]); waited += 1) pause();
 }
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM']))
   process.once(signal, () => {
