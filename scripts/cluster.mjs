@@ -36,7 +36,7 @@ async function main([command, ...rest]) {
       return;
     case 'image': {
       const [image, ...moreImages] = rest;
-      if (image === undefined) throw new Error(`cluster: name at least one local Docker image; usage: npm run cluster:image -- <image>...`);
+      if (image === undefined) usageError('cluster', USAGE, 'image: name at least one local Docker image');
       if (!(await clusterRunning())) throw new Error('cluster: no cluster is running; start one with `npm run cluster:up`');
       await importDockerImages(ensureBinaries(log), [image, ...moreImages]);
       log(`cluster: imported ${rest.join(', ')}`);

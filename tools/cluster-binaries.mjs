@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './lib/app-server.mjs';
-import { onPath, runSync } from './lib/command.mjs';
+import { runSync } from './lib/command.mjs';
 import { cacheDir, moduleVersion, PINS } from './pins.mjs';
 
 /** @typedef {import('./pins.mjs').Tool} Tool */
@@ -155,8 +155,8 @@ export function binaryName(pkg) {
 }
 
 function goVersion() {
-  const result = onPath('go') ? runSync('go', ['env', 'GOVERSION'], { check: false }) : null;
-  if (result?.exitCode !== 0) {
+  const result = runSync('go', ['env', 'GOVERSION'], { check: false });
+  if (result.exitCode !== 0) {
     throw new Error(
       'cluster: Go is needed to build Kubernetes and Prometheus once per machine (1.26.7 or newer, the newest of tools/*/go.mod); `go` was not found',
     );

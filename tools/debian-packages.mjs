@@ -38,8 +38,6 @@ export const DEBIAN_PACKAGES = {
   unzip: 'helm and kubectl, unpacked from their npm package',
 };
 
-/** @typedef {keyof typeof DEBIAN_PACKAGES} DebianPackage */
-
 /** The names of the packages that may be installed: DEBIAN_PACKAGES and the pinned ones. */
 export function installablePackages() {
   const pinned = Object.values(PINS).flatMap((pin) => ('debian' in pin.from ? [pin.from.debian.name] : []));

@@ -11,11 +11,11 @@
 // Runs as root (debootstrap) on a Debian-like host. The image is kept and
 // reused: its tag names the pinned Node version, and its label the recipe it came from.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { run, succeeds } from './lib/command.mjs';
+import { onPath, run, succeeds } from './lib/command.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
 import { NODE_VERSION, pinnedNode } from './node-runtime.mjs';
 
@@ -41,11 +41,9 @@ async function currentImageExists() {
 
 /** Where npm lives on this machine: the package folder behind the `npm` command. */
 function npmPackageDir() {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const command = path.join(dir, 'npm');
-    if (existsSync(command)) return path.resolve(path.dirname(realpathSync(command)), '..');
-  }
-  throw new Error('node-base: `npm` is not on PATH');
+  const npm = onPath('npm');
+  if (!npm) throw new Error('node-base: `npm` is not on PATH');
+  return path.resolve(path.dirname(realpathSync(npm)), '..');
 }
 
 /**
@@ -97,7 +95,8 @@ async function importImage(rootfs) {
 export async function ensureNodeBase() {
   if (await currentImageExists()) return NODE_BASE_IMAGE;
   if (!succeeds('debootstrap', ['--version'])) ensureDebianPackages(['debootstrap']);
-  console.log(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and the pinned Node ${NODE_VERSION}\n`);
+  // stdout is the tag alone, for `$(node tools/node-base.mjs)`.
+  console.error(`\n>>> node-base: making ${NODE_BASE_IMAGE} from Debian ${SUITE} (debootstrap) and the pinned Node ${NODE_VERSION}\n`);
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-node-base-'));
   const rootfs = path.join(work, 'rootfs');
   try {

@@ -37,7 +37,7 @@ export function pinnedNodeDir() {
 export const pinnedNode = () => path.join(pinnedNodeDir(), 'node');
 
 /** This process's environment with the pinned Node first on PATH, so `node`, `npm` and `npx` in child processes run on it. */
-export function pinnedNodeEnv(env = process.env) {
+function pinnedNodeEnv(env = process.env) {
   return { ...env, PATH: [pinnedNodeDir(), env.PATH].filter(Boolean).join(path.delimiter) };
 }
 

@@ -160,10 +160,10 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(stderr).toContain('cluster: reusing the cluster running from');
   });
 
-  test('cluster:image refuses no image and an image Docker does not have, in one line each', async () => {
+  test('cluster:image refuses no image as a usage error, and an image Docker does not have in one line', async () => {
     const none = await shell('npm run --silent cluster:image');
-    expect(none.code).toBe(1);
-    expect(none.stderr.trim()).toMatch(/^cluster: name at least one local Docker image; usage: /);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^cluster: image: name at least one local Docker image\n\nUsage: /);
     const missing = await shell('npm run --silent cluster:image -- meridian:no-such-build');
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);

@@ -6,12 +6,13 @@ import { ARGO_IMAGE, ARGO_NAMESPACE } from '../../tools/cluster/argo-rollouts.mj
 import { kubectl } from '../../tools/cluster/kubectl.mjs';
 import { CHROMIUM_PATH } from '../../tools/debian-packages.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
+import type { Finished } from '../../tools/lib/command.mjs';
 import type { CanaryResult } from '../../tools/rollout/canary-report.mjs';
 import { trafficTotals } from '../../tools/rollout/traffic-totals.mjs';
 import { machineWithout } from '../support/disposable-root.mjs';
 import { expectAnalyses } from './support/canary';
 import { expectNoFailedRequest } from './support/releases';
-import { demoFailure, type DemoRun } from './support/demo-output';
+import { demoFailure } from './support/demo-output';
 
 const REPORT_DIR = path.join(ROOT, 'rollout-report');
 const { a: A, b: B } = CLUSTER_BUILDS;
@@ -20,7 +21,7 @@ const { a: A, b: B } = CLUSTER_BUILDS;
 // --canary` installs Argo Rollouts and release A, upgrades to B under load and tabs, and writes
 // everything its witnesses saw to rollout-report/result.json, which this file reads.
 describe('a good build through a canary release with Argo Rollouts (npm run rollout:demo -- --cluster --canary)', () => {
-  let demo: DemoRun;
+  let demo: Finished;
   let result: CanaryResult;
 
   test('on a machine without Chromium, the demo installs it, exits 0 with B promoted and no failed request, and leaves its picture in rollout-report/', async () => {

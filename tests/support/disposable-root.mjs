@@ -16,9 +16,8 @@ const OVERLAID = ['usr', 'etc', 'var', 'opt'];
 const POLICY_RC_D = "#!/bin/sh\n# Services are the host's: no package of a disposable root starts or stops one.\nexit 101\n";
 
 /**
- * @typedef {{ stdout: string, stderr: string, exitCode: number | undefined }} Output
  * @typedef {{
- *   run(command: string, args: string[], options?: { cwd?: string, env?: NodeJS.ProcessEnv }): Promise<Output>,
+ *   run(command: string, args: string[], options?: { cwd?: string, env?: NodeJS.ProcessEnv }): Promise<import('../../tools/lib/command.mjs').Finished>,
  *   installed(name: string): Promise<boolean>,
  *   close(): Promise<void>,
  * }} DisposableRoot

@@ -1,6 +1,6 @@
 // Processes for the server-overhead stage: Next's own standalone server.js and our entry
 // serving the same build, a local OTLP/HTTP receiver for the tracing variant, and
-// memory readings. Unlike startApp (tools/lib/app-server.mjs), which keeps all output,
+// memory readings. Unlike startApp (tools/lib/app-server.mjs), which keeps its output's tail,
 // these servers' stdout is read and thrown away once they are ready: our entry logs
 // one JSON line per request, and a pipe nobody drains would block it.
 import { spawn, spawnSync } from 'node:child_process';

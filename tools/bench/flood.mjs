@@ -6,8 +6,9 @@
 // the second client's 5xx all counted shedding, the renderer's CPU within its bound. Then the
 // dearest kind (the most CPU of the pod's processes a second) for --flood-s (default 180)
 // against a fresh server: the pod's memory, all its processes together, within 180 MiB.
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { heading, log, loud, median, round } from './util.mjs';
 import { cpuMs, startOurs } from './bench-servers.mjs';
 import { metricsText, statusesAdded, statusesOf } from './mixed-load.mjs';
@@ -94,6 +95,9 @@ function counterSum(text, name) {
   return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
 }
 
+/** A folder for one server's targets files and vegeta's results, removed with the server. */
+const targetsFolder = () => mkdtempSync(path.join(tmpdir(), 'meridian-vegeta-'));
+
 /** @param {Record<string, number>} statuses @param {(code: number) => boolean} test */
 const countOf = (statuses, test) => Object.entries(statuses).reduce((sum, [code, count]) => sum + (test(Number(code)) ? count : 0), 0);
 
@@ -154,21 +158,23 @@ export async function measureFloods({ pageRate, floodRate, kindS, quietS, floodS
   const vegeta = ensureVegeta();
   const kinds = await floodKinds();
   const server = await startOurs({ name: 'ours (access log on)' });
+  const targets = targetsFolder();
   /** @type {{ quiet: Awaited<ReturnType<typeof measureRun>>[], kinds: (Awaited<ReturnType<typeof measureRun>> & { id: string, label: string })[] }} */
   const runs = { quiet: [], kinds: [] };
   try {
-    const pageTargets = writeTargets(server.url, { path: '/ja' }, 1);
+    const pageTargets = writeTargets(path.join(targets, 'ja.json'), server.url, { path: '/ja' }, 1);
     for (const kind of kinds) {
       const quiet = await measureRun(vegeta, server, { pageTargets, pageRate, floodRate, durationS: quietS });
       logRun('quiet', quiet);
       runs.quiet.push(quiet);
-      const floodTargets = writeTargets(server.url, kind, DISTINCT_TARGETS);
+      const floodTargets = writeTargets(path.join(targets, `${kind.id}.json`), server.url, kind, DISTINCT_TARGETS);
       const flooded = await measureRun(vegeta, server, { pageTargets, floodTargets, pageRate, floodRate, durationS: kindS });
       logRun(kind.label, flooded);
       runs.kinds.push({ id: kind.id, label: kind.label, ...flooded });
     }
   } finally {
     await server.stop();
+    rmSync(targets, { recursive: true, force: true });
   }
   const quietP99 = runs.quiet.map((run) => run.page.p99Ms);
   const quietMedian = median(quietP99);
@@ -203,14 +209,16 @@ async function measureLongFlood(vegeta, kind, { pageRate, floodRate, floodS }) {
   if (!kind) return null;
   heading(`The dearest, ${kind.label}, for ${floodS} s against a fresh server, /ja beside it`);
   const server = await startOurs({ name: 'ours (access log on)' });
+  const targets = targetsFolder();
   try {
-    const pageTargets = writeTargets(server.url, { path: '/ja' }, 1);
-    const floodTargets = writeTargets(server.url, kind, DISTINCT_TARGETS);
+    const pageTargets = writeTargets(path.join(targets, 'ja.json'), server.url, { path: '/ja' }, 1);
+    const floodTargets = writeTargets(path.join(targets, `${kind.id}.json`), server.url, kind, DISTINCT_TARGETS);
     const run = await measureRun(vegeta, server, { pageTargets, floodTargets, pageRate, floodRate, durationS: floodS });
     logRun(kind.label, run);
     if (run.memory.peakPssMiB > FLOOD_TARGETS.podMemoryMiB) loud(`the pod's memory peaked at ${run.memory.peakPssMiB} MiB`);
     return { id: kind.id, label: kind.label, durationS: floodS, ...run };
   } finally {
     await server.stop();
+    rmSync(targets, { recursive: true, force: true });
   }
 }

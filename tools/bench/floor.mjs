@@ -2,11 +2,12 @@
 // Next, React and bundler settings, which the bench measures in the same run as Meridian.
 // Built once per source state, like the app's own builds (tools/lib/builds.mjs), and
 // served from memory with brotli, as our entry serves Meridian's pages and assets.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/app-server.mjs';
 import { hashInputs } from '../lib/builds.mjs';
+import { runSync } from '../lib/command.mjs';
+import { pinnedNode } from '../node-runtime.mjs';
 import { IMMUTABLE, startStaticSite } from './static-site.mjs';
 import { log } from './util.mjs';
 
@@ -24,10 +25,11 @@ export function ensureFloorBuild() {
     return;
   }
   log('floor: next build tools/bench/floor (a hello world with the project settings)');
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build', FLOOR_DIR], {
+  // On the Node the app's servers run on (app-server.mjs), whatever Node runs the bench.
+  runSync(pinnedNode(), [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build', FLOOR_DIR], {
     cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    echo: true,
+    env: { NEXT_TELEMETRY_DISABLED: '1' },
   });
   if (!existsSync(FLOOR_PAGE)) throw new Error(`floor: the build left no ${path.relative(ROOT, FLOOR_PAGE)}`);
   writeFileSync(HASH_FILE, wanted);

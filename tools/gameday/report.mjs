@@ -11,20 +11,19 @@ import { markdownTable } from '../lib/table.mjs';
 /** Seconds between two instants, or a dash. @param {number | undefined} from @param {number | undefined} to */
 const seconds = (from, to) => (from !== undefined && to !== undefined ? `${Math.round((to - from) / 1000)} s` : '—');
 
-/** The table's rows, header first. @param {GamedayResult} result */
+export const REPORT_HEADER = ['fault', 'alert', 'fired after', 'notified', 'resolved after', 'runbook', 'outcome'];
+
+/** The table's rows, a fault each, under REPORT_HEADER. @param {GamedayResult} result */
 export function reportRows(result) {
-  return [
-    ['fault', 'alert', 'fired after', 'notified', 'resolved after', 'runbook', 'outcome'],
-    ...result.faults.map((entry) => [
-      entry.id,
-      entry.alert,
-      seconds(entry.injectedAt, entry.firedAt),
-      entry.notifiedAt ? `${seconds(entry.injectedAt, entry.notifiedAt)} (${entry.notification?.receiver ?? 'Alertmanager'})` : 'no',
-      seconds(entry.removedAt, entry.resolvedAt),
-      runbookOutcome(entry),
-      entry.error ?? (noise(entry).length ? `noise: ${noise(entry).join(', ')}` : 'ok'),
-    ]),
-  ];
+  return result.faults.map((entry) => [
+    entry.id,
+    entry.alert,
+    seconds(entry.injectedAt, entry.firedAt),
+    entry.notifiedAt ? `${seconds(entry.injectedAt, entry.notifiedAt)} (${entry.notification?.receiver ?? 'Alertmanager'})` : 'no',
+    seconds(entry.removedAt, entry.resolvedAt),
+    runbookOutcome(entry),
+    entry.error ?? (noise(entry).length ? `noise: ${noise(entry).join(', ')}` : 'ok'),
+  ]);
 }
 
 /** Alerts of the fault's release that fired or were notified beyond the expected ones. @param {FaultResult} entry */
@@ -43,9 +42,6 @@ function runbookOutcome(entry) {
   const panel = entry.panel ? (entry.panel.shows ? 'panel shows it' : 'panel misses it') : 'no panel';
   return `${entry.steps.length} steps${failed ? `, ${failed} failed` : ''}${missed ? `, ${missed} findings missing` : ''}; ${panel}`;
 }
-
-/** The rows (the first the header) as an aligned table. @param {string[][]} rows */
-export const formatTable = ([header = [], ...rows]) => markdownTable(header, rows, { aligned: true });
 
 /**
  * The timeline as SVG: per fault, a bar from injection to removal (the fault live), one from
@@ -108,7 +104,7 @@ export function writeReport(result, dir) {
   const stamp = new Date(result.startedAt).toISOString().replace(/[:.]/g, '-');
   const table = path.join(dir, `gameday-${stamp}.txt`);
   const timeline = path.join(dir, `gameday-${stamp}.svg`);
-  writeFileSync(table, `${formatTable(reportRows(result))}\n`);
+  writeFileSync(table, `${markdownTable(REPORT_HEADER, reportRows(result), { aligned: true })}\n`);
   writeFileSync(timeline, timelineSvg(result));
   return { table, timeline };
 }

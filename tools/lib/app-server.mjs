@@ -23,8 +23,8 @@ export const HARNESS_TOKEN_KEYS = 'meridian-harness-page-view-token-key';
  * given, on `port`, on the pinned Node production runs, and resolves once its /readyz answers
  * 200 (unless `waitReady` is false). A server not ready within `readyTimeoutMs` is killed
  * before the error is thrown: nothing outlives the run that started it.
- * @param {{ port: number, env?: Record<string, string>, baseEnv?: Record<string, string | undefined>, cwd?: string, entry?: string, readyTimeoutMs?: number, waitReady?: boolean }} options
- *   `env` on top of `baseEnv` (this process's environment by default)
+ * @param {{ port: number, env?: Record<string, string>, baseEnv?: Record<string, string | undefined>, cwd?: string, entry?: string, readyTimeoutMs?: number, waitReady?: boolean, keepAllOutput?: boolean }} options
+ *   `env` on top of `baseEnv` (this process's environment by default); `keepAllOutput` as startDaemon's
  */
 export async function startApp({
   port,
@@ -34,6 +34,7 @@ export async function startApp({
   entry = path.join(ROOT, SERVER_ENTRY),
   readyTimeoutMs = 30_000,
   waitReady = true,
+  keepAllOutput = false,
 }) {
   const url = `http://${env.HOSTNAME ?? '127.0.0.1'}:${port}`;
   const daemon = await startDaemon({
@@ -51,6 +52,7 @@ export async function startApp({
     },
     ready: waitReady ? () => answers200(`${url}/readyz`) : undefined,
     readyTimeoutMs,
+    keepAllOutput,
   });
   return { ...daemon, url };
 }

@@ -6,9 +6,38 @@ import path from 'node:path';
 import { x, xSync } from 'tinyexec';
 
 /**
- * @typedef {{ cwd?: string, env?: NodeJS.ProcessEnv, input?: string, timeoutMs?: number }} CommandOptions
+ * `env` is added to this process's environment (tinyexec spreads it over process.env); with
+ * `inheritEnv: false` it is the program's whole environment.
+ * @typedef {{ cwd?: string, env?: Record<string, string | undefined>, inheritEnv?: boolean, input?: string, timeoutMs?: number }} CommandOptions
+ */
+
+/**
+ * What a program printed and how it exited: run's and runSync's result, the one type for it.
  * @typedef {{ stdout: string, stderr: string, exitCode: number | undefined }} Finished
  */
+
+/**
+ * The environment to hand tinyexec: since it spreads `env` over ours, ours is cancelled
+ * variable by variable when not inherited (spawn leaves out a variable whose value is undefined).
+ * @param {Record<string, string | undefined> | undefined} env
+ * @param {boolean} inheritEnv
+ */
+function environment(env, inheritEnv) {
+  const only = { ...env };
+  if (!inheritEnv) for (const name of Object.keys(process.env)) if (!(name in only)) only[name] = undefined;
+  // Next's types make NODE_ENV required in every ProcessEnv; a program's environment need not have it.
+  return /** @type {NodeJS.ProcessEnv} */ (only);
+}
+
+/**
+ * What a program that could not start (ENOENT) or ran out of time gives with `check: false`: a
+ * failed exit like any other, with no exit code and the reason as its stderr.
+ * @param {unknown} error
+ * @returns {Finished}
+ */
+function notFinished(error) {
+  return { stdout: '', stderr: error instanceof Error ? error.message : String(error), exitCode: undefined };
+}
 
 /** The error of a program that failed: its command line, exit and the last lines it printed. */
 function failure(
@@ -30,16 +59,16 @@ export function stopRunning(signal = /** @type {NodeJS.Signals} */ ('SIGTERM')) 
 
 /**
  * Runs `command` with `args` and resolves with what it printed, or resolves with its exit too
- * when `check` is false; otherwise rejects with an error that ends with what it printed last.
- * `echo` streams its output to ours as it comes.
+ * when `check` is false (a program that cannot start included); otherwise rejects with an
+ * error that ends with what it printed last. `echo` streams its output to ours as it comes.
  * @param {string} command
  * @param {string[]} args
  * @param {CommandOptions & { echo?: boolean, check?: boolean }} [options]
  * @returns {Promise<Finished>}
  */
-export async function run(command, args, { cwd, env, input, timeoutMs, echo = false, check = true } = {}) {
+export async function run(command, args, { cwd, env, inheritEnv = true, input, timeoutMs, echo = false, check = true } = {}) {
   const child = x(command, args, {
-    nodeOptions: { cwd, env: env ?? process.env },
+    nodeOptions: { cwd, env: environment(env, inheritEnv) },
     stdin: input ?? '',
     timeout: timeoutMs,
     throwOnError: false,
@@ -58,7 +87,13 @@ export async function run(command, args, { cwd, env, input, timeoutMs, echo = fa
     child.process?.stdout?.on('data', (chunk) => process.stdout.write(chunk));
     child.process?.stderr?.on('data', (chunk) => process.stderr.write(chunk));
   }
-  const out = await finished;
+  let out;
+  try {
+    out = await finished;
+  } catch (error) {
+    if (check) throw error;
+    return notFinished(error);
+  }
   if (inputError) throw inputError;
   if (check && out.exitCode !== 0) throw failure(command, args, { ...out, signalCode: child.signalCode });
   return out;
@@ -73,17 +108,16 @@ export async function run(command, args, { cwd, env, input, timeoutMs, echo = fa
  * @param {CommandOptions & { check?: boolean, echo?: boolean }} [options]
  * @returns {Finished}
  */
-export function runSync(command, args, { cwd, env, input, timeoutMs, check = true, echo = false } = {}) {
+export function runSync(command, args, { cwd, env, inheritEnv = true, input, timeoutMs, check = true, echo = false } = {}) {
   // Output past spawnSync's 1 MiB default (a recursive apt-cache listing) is kept, not refused.
   /** @type {import('node:child_process').SpawnSyncOptions} */
-  const nodeOptions = { cwd, env: env ?? process.env, input, maxBuffer: 1 << 26, ...(echo ? { stdio: ['pipe', 2, 2] } : {}) };
+  const nodeOptions = { cwd, env: environment(env, inheritEnv), input, maxBuffer: 1 << 26, ...(echo ? { stdio: ['pipe', 2, 2] } : {}) };
   let out;
   try {
     out = xSync(command, args, { nodeOptions, timeout: timeoutMs, throwOnError: false, nodePath: false });
   } catch (error) {
-    // It could not start (ENOENT): with `check: false` that is a failed exit like any other.
     if (check) throw error;
-    return { stdout: '', stderr: error instanceof Error ? error.message : String(error), exitCode: undefined };
+    return notFinished(error);
   }
   const finished = { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode };
   if (check && out.exitCode !== 0) throw failure(command, args, { ...finished, signalCode: out.signalCode });

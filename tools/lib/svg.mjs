@@ -11,11 +11,21 @@ export const escapeMarkup = (value) => String(value).replace(/[&<>"]/g, (c) => E
 
 /** @typedef {Record<string, string | number | undefined>} Attributes */
 
+/** Positions and sizes in pixels: a tenth of one is finer than a screen shows. */
+const GEOMETRY = new Set(['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'width', 'height']);
+
+/**
+ * A number as an attribute's text: geometry to a tenth, anything else (an opacity, a stroke's
+ * width) to three significant digits, so 0.25 stays 0.25.
+ * @param {string} name @param {number} value
+ */
+const numberText = (name, value) => Number(GEOMETRY.has(name) ? value.toFixed(1) : value.toPrecision(3));
+
 /** @param {Attributes} attributes */
 const attributeText = (attributes) =>
   Object.entries(attributes)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => ` ${name}="${escapeMarkup(typeof value === 'number' ? Number(value.toFixed(1)) : value)}"`)
+    .map(([name, value]) => ` ${name}="${escapeMarkup(typeof value === 'number' ? numberText(name, value) : value)}"`)
     .join('');
 
 /**

@@ -1,25 +1,28 @@
 // Polling for conditions that become true eventually (a process ready, a scrape taken, an engine answering),
 // in tools/ because the machine set-up, the user commands and the tests all wait.
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Calls `check` until it resolves without throwing, and returns its value;
- * after `timeoutMs` rejects with `label` and the last failure.
+ * after `timeoutMs` rejects with `label` and the last failure. Once `signal` aborts, no
+ * further check starts and it rejects with the signal's reason.
  * @template T
  * @param {string} label
  * @param {() => T | Promise<T>} check
- * @param {{ timeoutMs?: number, intervalMs?: number }} [options]
+ * @param {{ timeoutMs?: number, intervalMs?: number, signal?: AbortSignal }} [options]
  * @returns {Promise<T>}
  */
-export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 100 } = {}) {
+export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 100, signal } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       return await check();
     } catch (error) {
       if (Date.now() > deadline)
         throw new Error(`waited ${timeoutMs} ms for ${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await sleep(intervalMs, undefined, { signal });
   }
 }
 
@@ -48,10 +51,3 @@ export async function answers200(url) {
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
 }
-
-/**
- * Resolves once `url` answers 200, or rejects after `timeoutMs`.
- * @param {string} url
- * @param {number} [timeoutMs]
- */
-export const waitForHttp = (url, timeoutMs = 30_000) => waitFor(`${url} to answer 200`, () => answers200(url), { timeoutMs });

@@ -1,22 +1,17 @@
+import type { Finished } from '../../../tools/lib/command.mjs';
+
 const lines = (text: string) =>
   text
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** A finished demo run, as the process runner (tools/lib/command.mjs) hands it back. */
-export interface DemoRun {
-  stdout: string;
-  stderr: string;
-  exitCode: number | undefined;
-}
-
 /**
  * Why a demo run failed, its first line first: the run's summary keeps only that line, and a
  * demo's stdout begins with its progress. The error (the first line of stderr naming one, else
  * stderr's last) and stdout's last line, where the demo's verdict is; then both outputs whole.
  */
-export function demoFailure(demo: DemoRun): string {
+export function demoFailure(demo: Finished): string {
   const stderr = lines(demo.stderr);
   const error = stderr.find((line) => /\b\w*Error\b/.test(line)) ?? stderr.at(-1) ?? 'nothing on stderr';
   const verdict = lines(demo.stdout).at(-1) ?? 'nothing on stdout';

@@ -30,6 +30,7 @@ async function runTestPod(siteUrl: string, values: Record<string, unknown> = {},
   // Only the pod's own variables (the script reads SITE_URL and EXPECTED_BUILD_ID); NODE_ENV as the app image sets it.
   const { exitCode, stdout, stderr } = await run(process.execPath, args, {
     env: { ...env, NODE_ENV: 'production', SITE_URL: siteUrl, ...serviceUrls },
+    inheritEnv: false,
     check: false,
   });
   return { code: exitCode, output: stdout + stderr };

@@ -19,7 +19,7 @@ function passedHeaders(headers: Headers): Record<string, string | string[]> {
  * first screen), the rest in one piece: what a slow network delivers, at every place
  * it could stop.
  */
-export function documentPieces(html: string, bytes: number): string[] {
+function documentPieces(html: string, bytes: number): string[] {
   const bodyStart = html.indexOf('<body');
   if (bodyStart < 0) return [html];
   const end = Math.min(html.length, bodyStart + bytes);

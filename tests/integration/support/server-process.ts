@@ -82,6 +82,8 @@ export async function startServer(
     baseEnv: { PATH: process.env.PATH },
     env: { METRICS_PORT: String(metricsPort), SHUTDOWN_DELAY_MS: '0', ...env },
     waitReady: options.waitReady !== false,
+    // lines() is every line: the log tests look for lines of the server's start.
+    keepAllOutput: true,
   });
   return {
     url: app.url,

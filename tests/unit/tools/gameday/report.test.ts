@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { formatTable, noise, reportRows, timelineSvg, writeReport } from '../../../../tools/gameday/report.mjs';
+import { noise, REPORT_HEADER, reportRows, timelineSvg, writeReport } from '../../../../tools/gameday/report.mjs';
 import type { FaultResult, GamedayResult } from '../../../../tools/gameday/run.mjs';
 
 const T0 = Date.UTC(2026, 10, 25, 20, 0, 0);
@@ -54,8 +54,8 @@ describe('the game day report', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a row per fault: alert, fired after injection, notified (and where), resolved after removal, outcome', () => {
-    const [header, locale, cpu] = reportRows(result);
-    expect(header?.slice(0, 5)).toEqual(['fault', 'alert', 'fired after', 'notified', 'resolved after']);
+    const [locale, cpu] = reportRows(result);
+    expect(locale).toHaveLength(REPORT_HEADER.length);
     expect(locale).toEqual([
       'locale',
       'MeridianServerLocaleLoadFailure',
@@ -72,14 +72,6 @@ describe('the game day report', () => {
   test('noise is what fired or was notified beyond the fault’s own alerts', () => {
     expect(noise(fault({ firing: ['MeridianServerLocaleLoadFailure', 'MeridianDown'] }))).toEqual(['MeridianDown']);
     expect(noise(fault({}))).toEqual([]);
-  });
-
-  test('the table aligns its columns under a rule', () => {
-    const lines = formatTable([
-      ['fault', 'alert'],
-      ['down', 'MeridianDown'],
-    ]).split('\n');
-    expect(lines).toEqual(['| fault | alert        |', '|-------|--------------|', '| down  | MeridianDown |']);
   });
 
   test('the timeline is an SVG with a lane per fault and its marks, text escaped', () => {

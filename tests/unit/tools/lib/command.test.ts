@@ -38,6 +38,28 @@ test('echo streams the output as it comes and still keeps it', async () => {
   expect(written.join('')).toBe('streamed\n');
 });
 
+test('env is added to ours; with inheritEnv false it is all the program sees, for run and runSync alike', async () => {
+  const printEnv = ['-e', 'console.log(JSON.stringify(process.env))'];
+  const seen = (out: { stdout: string }) => JSON.parse(out.stdout) as Record<string, string>;
+  const ours = Object.keys(process.env).length;
+  expect(ours).toBeGreaterThan(0);
+
+  const added = seen(await run(process.execPath, printEnv, { env: { ADDED: 'yes' } }));
+  expect(added).toMatchObject({ ADDED: 'yes', PATH: process.env.PATH });
+
+  const alone = { ONLY: 'this' };
+  expect(seen(await run(process.execPath, printEnv, { env: alone, inheritEnv: false }))).toEqual(alone);
+  expect(seen(runSync(process.execPath, printEnv, { env: alone, inheritEnv: false }))).toEqual(alone);
+});
+
+test('a program that cannot start: with check false, run and runSync both give a failed result naming why; with check, both throw', async () => {
+  const failed = { stdout: '', stderr: expect.stringContaining('ENOENT') as string, exitCode: undefined };
+  await expect(run('no-such-program-here', [], { check: false })).resolves.toEqual(failed);
+  expect(runSync('no-such-program-here', [], { check: false })).toEqual(failed);
+  await expect(run('no-such-program-here', [])).rejects.toThrow('ENOENT');
+  expect(() => runSync('no-such-program-here', [])).toThrow('ENOENT');
+});
+
 test('onPath finds a program as `command -v` does, without a shell', () => {
   expect(onPath('ls')).toMatch(/\/ls$/);
   expect(onPath('no-such-program-here')).toBeNull();
