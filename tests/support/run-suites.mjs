@@ -15,7 +15,7 @@ import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
 import { onPinnedNode } from '../../tools/node-runtime.mjs';
 import { recordPackageSet } from './host-packages.mjs';
-import { fileTimings, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from './test-reports.mjs';
+import { fileTimings, minutesAndSeconds, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from './test-reports.mjs';
 
 // Not test-results/: Playwright empties that folder when it starts.
 const RESULTS = path.join(ROOT, 'test-reports');
@@ -39,7 +39,6 @@ function run(label, command, args, env = {}) {
 /** @type {{ label: string, ms: number }[]} */
 const timings = [];
 const startedAt = Date.now();
-const minutes = (/** @type {number} */ ms) => `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
 
 /**
  * The outcome of the JSON report `name`, read by `toOutcome`; a failure when it is missing.
@@ -140,7 +139,9 @@ for (const failure of [...unit.failures, ...cluster.failures, ...host.failures, 
 console.log(
   `\nvitest ${unit.passed} passed, ${unit.failed} failed; cluster ${cluster.passed} passed, ${cluster.failed} failed; e2e ${e2e.passed} passed, ${e2e.failed} failed; host ${host.failed ? 'changed' : 'unchanged'}; type check and lint ${typeFailures ? 'failed' : 'ok'}`,
 );
-if (slowest.length) console.log(`slowest files: ${slowest.map(({ file, ms }) => `${file} ${minutes(ms)}`).join('; ')}`);
-console.log(`timings: ${timings.map(({ label, ms }) => `${label} ${minutes(ms)}`).join('; ')}; all ${minutes(Date.now() - startedAt)}`);
+if (slowest.length) console.log(`slowest files: ${slowest.map(({ file, ms }) => `${file} ${minutesAndSeconds(ms)}`).join('; ')}`);
+console.log(
+  `timings: ${timings.map(({ label, ms }) => `${label} ${minutesAndSeconds(ms)}`).join('; ')}; all ${minutesAndSeconds(Date.now() - startedAt)}`,
+);
 console.log(`total: ${passed} passed, ${failed} failed`);
 process.exit(outcomes.every(Boolean) && failed === 0 ? 0 : 1);

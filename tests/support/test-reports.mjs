@@ -10,6 +10,16 @@ const firstLine = (message = '') => (stripVTControlCharacters(message).trim().sp
 /** @typedef {{ passed: number, failed: number, failures: string[] }} Outcome */
 
 /**
+ * A duration as the summary prints it: whole minutes and seconds, rounded to the second
+ * first (59.6 s is `1m00s`, not `0m60s`).
+ * @param {number} ms
+ */
+export function minutesAndSeconds(ms) {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+/**
  * @param {import('vitest/reporters').JsonTestResults} report
  * @param {string} root
  * @returns {Outcome}

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSync } from '../../../tools/lib/command.mjs';
-import { fileTimings, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from '../../support/test-reports.mjs';
+import {
+  fileTimings,
+  minutesAndSeconds,
+  playwrightFileTimings,
+  playwrightOutcome,
+  slowestFiles,
+  vitestOutcome,
+} from '../../support/test-reports.mjs';
 
 // Real reports: vitest and Playwright run on small suites made to fail in each way a run can.
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -111,5 +118,17 @@ describe('playwrightOutcome', () => {
       failed: 1,
       failures: ['failing.e2e.js:4 › group › fails: Error: expect(received).toBe(expected) // Object.is equality'],
     });
+  });
+});
+
+describe('minutesAndSeconds', () => {
+  it.each([
+    [0, '0m00s'],
+    [59_400, '0m59s'],
+    [59_600, '1m00s'],
+    [2_999_600, '50m00s'],
+    [3_061_000, '51m01s'],
+  ])('prints %d ms as %s', (ms, printed) => {
+    expect(minutesAndSeconds(ms)).toBe(printed);
   });
 });
