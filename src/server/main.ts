@@ -20,7 +20,7 @@ import { bufferedStdout, createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/next-compat/not-found/not-found-templates';
-import { loadPrerenderedPages } from './serving/next-compat/prerendered-pages';
+import { loadPageScriptHashes } from './serving/next-compat/prerendered-pages';
 import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
 import { requireFromStandalone } from './serving/next-compat/next-app';
@@ -71,7 +71,7 @@ async function main(config: ServerConfig): Promise<void> {
   // The proxy inside Next believes the routing decisions handed over with this key only.
   const routeHandoverKey = randomBytes(18).toString('base64url');
   installRouteHandoverKey(routeHandoverKey);
-  const pages = loadPrerenderedPages(dir);
+  const pageScriptHashes = loadPageScriptHashes(dir);
   if (!build.siteUrl) {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
   }
@@ -120,9 +120,9 @@ async function main(config: ServerConfig): Promise<void> {
       dir,
       logger,
       metrics,
-      pages,
+      pageScriptHashes,
       fromMemory,
-      crawlerFiles: createCrawlerFiles(build.siteUrl, pages.keys(), new Date(build.builtAt)),
+      crawlerFiles: createCrawlerFiles(build.siteUrl, pageScriptHashes.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
       peerFiles:

@@ -29,7 +29,6 @@ import { handOverToNext, type Renderer } from './hand-over-to-next';
 import type { AnswersFromMemory } from './next-compat/answers-from-memory';
 import type { CacheBusting } from './next-compat/next-adapter';
 import { answerMissingRouterRequest, serveNotFound } from './next-compat/not-found/serve-not-found';
-import type { PrerenderedPage } from './next-compat/prerendered-pages';
 import { servePrerendered } from './pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
@@ -45,7 +44,8 @@ export interface PipelineDeps {
   dir: string;
   logger: Logger;
   metrics: Metrics;
-  pages: Map<string, PrerenderedPage>;
+  /** Each prerendered page's inline-script hashes, which its policy allows whoever sends it. */
+  pageScriptHashes: ReadonlyMap<string, readonly string[]>;
   /** What is answered in Next's stead out of its private formats; null when Next answers it all (NEXT_ANSWERS_ALL). */
   fromMemory: AnswersFromMemory | null;
   /** The build's assets and public/, by URL path. */
@@ -93,7 +93,7 @@ export function createRequestListener(deps: PipelineDeps) {
     const { pathname } = route;
     const { fromMemory } = deps;
     const malformed = malformedHeadOf(req);
-    if (fromMemory && malformed === undefined && route.pageLoad && servePrerendered(req, res, route, deps.pages, head)) return;
+    if (fromMemory && malformed === undefined && route.pageLoad && servePrerendered(req, res, route, fromMemory.pages, head)) return;
     setHeaderList(res, head);
     // A pod asking for another build's file learns whether the Service reached a pod of that build.
     if (req.headers[FORWARDED_HEADER] !== undefined) res.setHeader(ANSWERING_BUILD_HEADER, deps.buildId);
@@ -138,8 +138,8 @@ export function createRequestListener(deps: PipelineDeps) {
     if (!deps.routerStateIsValid(req.headers[ROUTER_STATE_TREE_HEADER])) {
       return answerPlainText(req, res, 400, 'Bad Request: unreadable Next-Router-State-Tree');
     }
-    const page = route.decision.kind === 'serve' ? deps.pages.get(route.decision.internalPathname) : undefined;
-    return handOverToNext(req, res, route, deps.renderer, trust, deps.routeHandoverKey, page?.scriptHashes ?? []);
+    const scriptHashes = route.decision.kind === 'serve' ? deps.pageScriptHashes.get(route.decision.internalPathname) : undefined;
+    return handOverToNext(req, res, route, deps.renderer, trust, deps.routeHandoverKey, scriptHashes ?? []);
   }
 
   /** A file the site lacks, as next.config.js's rewrite to /api/missing-file answers it (a router request's `_rsc` checked first). */

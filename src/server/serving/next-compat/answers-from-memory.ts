@@ -2,6 +2,7 @@ import { cacheBusting, type CacheBusting } from './next-adapter';
 import { checkNextVersion } from './next-version';
 import type { NotFoundPages } from './not-found/serve-not-found';
 import { loadPageRoutes } from './not-found/page-routes';
+import { loadPrerenderedPages, type PrerenderedPage } from './prerendered-pages';
 import { loadRouterPayloads, type PagePayloads } from './router-payloads/router-payloads';
 
 /**
@@ -10,6 +11,8 @@ import { loadRouterPayloads, type PagePayloads } from './router-payloads/router-
  * from their templates. Null when Next answers them all (NEXT_ANSWERS_ALL=true).
  */
 export interface AnswersFromMemory {
+  /** The prerendered pages, compressed, by the page's internal path. */
+  pages: ReadonlyMap<string, PrerenderedPage>;
   /** The prerendered pages' router payloads, by the page's internal path. */
   routerPayloads: ReadonlyMap<string, PagePayloads>;
   /** Next's check of a router request's `_rsc`, lent (next-adapter.ts). */
@@ -22,6 +25,7 @@ export interface AnswersFromMemory {
 export function loadAnswersFromMemory(dir: string, buildId: string, requireFromBuild: NodeJS.Require): AnswersFromMemory {
   checkNextVersion(requireFromBuild);
   return {
+    pages: loadPrerenderedPages(dir),
     routerPayloads: loadRouterPayloads(dir, buildId),
     cacheBusting: cacheBusting(requireFromBuild),
     notFoundPages: { routes: loadPageRoutes(dir), templates: new Map() },

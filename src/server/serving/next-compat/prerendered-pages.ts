@@ -37,16 +37,34 @@ function headersOf(body: Buffer, coding: ContentCoding, cacheHeaders: HeaderList
   ];
 }
 
+/** Each prerendered page's HTML file, by the route's internal path (`/en`, `/ja`, ...). */
+function prerenderedHtmlFiles(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const route of prerenderedPageRoutes(path.join(dir, '.next'))) {
+    const file = path.join(dir, '.next', 'server', 'app', `${route}.html`);
+    if (existsSync(file)) files.set(route, file);
+  }
+  return files;
+}
+
 /**
- * The HTML `next build` prerendered for each page route (`/en`, `/ja`, ...),
- * read, compressed and its inline scripts hashed once at start-up, keyed by the
- * route's internal path.
+ * The hashes of each prerendered page's inline scripts, by its internal path: whoever sends
+ * the page, from memory or Next, its Content-Security-Policy allows them.
+ */
+export function loadPageScriptHashes(dir: string): Map<string, readonly string[]> {
+  const hashes = new Map<string, readonly string[]>();
+  for (const [route, file] of prerenderedHtmlFiles(dir)) hashes.set(route, inlineScriptHashes(readFileSync(file, 'utf8')));
+  return hashes;
+}
+
+/**
+ * The HTML `next build` prerendered for each page route, read, compressed and its inline
+ * scripts hashed once at start-up, keyed by the route's internal path: the pages answered
+ * from memory.
  */
 export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> {
   const pages = new Map<string, PrerenderedPage>();
-  for (const route of prerenderedPageRoutes(path.join(dir, '.next'))) {
-    const file = path.join(dir, '.next', 'server', 'app', `${route}.html`);
-    if (!existsSync(file)) continue;
+  for (const [route, file] of prerenderedHtmlFiles(dir)) {
     const identity = readFileSync(file);
     const scriptHashes = inlineScriptHashes(identity.toString('utf8'));
     const bodies = { identity, gzip: gzipSync(identity, { level: 9 }), br: brotliCompressSync(identity) };

@@ -25,7 +25,7 @@ export function servePrerendered(
   req: IncomingMessage,
   res: ServerResponse,
   route: RequestRoute,
-  pages: Map<string, PrerenderedPage>,
+  pages: ReadonlyMap<string, PrerenderedPage>,
   head: HeaderList,
 ): boolean {
   if (route.decision.kind !== 'serve') return false;
