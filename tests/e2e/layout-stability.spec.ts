@@ -16,14 +16,14 @@ const VIEWPORTS = [
   { name: 'a desktop', width: 1280, height: 800 },
 ];
 /** Past the header, the carousel and the first section of every locale's HTML body. */
-const FIRST_SCREEN_BYTES = 9_000;
+const FIRST_SCREEN_CHARS = 9_000;
 /** Long enough for a throttled renderer to paint between two pieces. */
 const PAUSE_MS = 40;
 
 let proxy: Awaited<ReturnType<typeof startPiecewiseProxy>>;
 
 test.beforeAll(async ({ baseURL }) => {
-  proxy = await startPiecewiseProxy(baseURL as string, { firstScreenBytes: FIRST_SCREEN_BYTES, pauseMs: PAUSE_MS });
+  proxy = await startPiecewiseProxy(baseURL as string, { firstScreenChars: FIRST_SCREEN_CHARS, pauseMs: PAUSE_MS });
 });
 
 test.afterAll(async () => {

@@ -15,14 +15,14 @@ function passedHeaders(headers: Headers): Record<string, string | string[]> {
 }
 
 /**
- * The document cut before each start tag of its body's first `bytes` characters (the
+ * The document cut before each start tag of its body's first `chars` characters (the
  * first screen), the rest in one piece: what a slow network delivers, at every place
  * it could stop.
  */
-function documentPieces(html: string, bytes: number): string[] {
+function documentPieces(html: string, chars: number): string[] {
   const bodyStart = html.indexOf('<body');
   if (bodyStart < 0) return [html];
-  const end = Math.min(html.length, bodyStart + bytes);
+  const end = Math.min(html.length, bodyStart + chars);
   const pieces = [html.slice(0, bodyStart)];
   let from = bodyStart;
   for (let at = html.indexOf('<', bodyStart + 1); at > 0 && at < end; at = html.indexOf('<', at + 1)) {
@@ -42,7 +42,7 @@ function documentPieces(html: string, bytes: number): string[] {
  */
 export async function startPiecewiseProxy(
   target: string,
-  { firstScreenBytes, pauseMs }: { firstScreenBytes: number; pauseMs: number },
+  { firstScreenChars, pauseMs }: { firstScreenChars: number; pauseMs: number },
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const forward = async (request: IncomingMessage, response: ServerResponse) => {
     const headers: Record<string, string> = {};
@@ -55,7 +55,7 @@ export async function startPiecewiseProxy(
       response.end(Buffer.from(await upstream.arrayBuffer()));
       return;
     }
-    for (const piece of documentPieces(await upstream.text(), firstScreenBytes)) {
+    for (const piece of documentPieces(await upstream.text(), firstScreenChars)) {
       response.write(piece);
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
