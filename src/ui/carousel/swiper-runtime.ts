@@ -23,8 +23,7 @@ function autoplay(swiper: Swiper, root: HTMLElement, delayMs: number): void {
   const hold = () => clearTimeout(timer);
   const schedule = () => {
     hold();
-    if (!mouseInside && !root.contains(document.activeElement) && !document.hidden)
-      timer = setTimeout(() => swiper.slideNext(), delayMs);
+    if (!mouseInside && !root.contains(document.activeElement) && !document.hidden) timer = setTimeout(() => swiper.slideNext(), delayMs);
   };
   const pointer = (event: PointerEvent) => {
     if (event.pointerType !== 'mouse') return;

@@ -39,7 +39,9 @@ describe('tools/node-runtime.mjs: the Node the suites and npm run up run on', ()
 
   it("runs npm run bench's stages on the pinned Node: its servers start with the bench's own node", () => {
     // A flag refused once the stages are about to run: the refusal comes from the pinned Node.
-    const { exitCode, stderr } = runSync(MACHINE_NODE, [path.join(ROOT, 'scripts', 'bench.mjs'), '--trace-rounds', 'none'], { check: false });
+    const { exitCode, stderr } = runSync(MACHINE_NODE, [path.join(ROOT, 'scripts', 'bench.mjs'), '--trace-rounds', 'none'], {
+      check: false,
+    });
     expect(exitCode).toBe(2);
     expect(stderr).toContain(`running on the pinned Node ${NODE_VERSION}`);
     expect(stderr).toContain('--trace-rounds must be a positive number');

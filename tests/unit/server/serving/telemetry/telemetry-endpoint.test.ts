@@ -405,10 +405,24 @@ describe('each page view counted by the pod that issued its token', () => {
       expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
     }
     expect(await relaysOf(other)).toEqual([['shed', 1]]);
-    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1], ['shed', 1]]), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await relaysOf(other)).toEqual([
+          ['owner_busy', 1],
+          ['shed', 1],
+        ]),
+      { timeout: 5000 },
+    );
     // The one under way is over: the next beacon is relayed again.
     expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
-    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 2], ['shed', 1]]), { timeout: 5000 });
+    await vi.waitFor(
+      async () =>
+        expect(await relaysOf(other)).toEqual([
+          ['owner_busy', 2],
+          ['shed', 1],
+        ]),
+      { timeout: 5000 },
+    );
     await owner.close();
   });
 
