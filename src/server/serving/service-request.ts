@@ -2,6 +2,13 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 /**
+ * The code of the error when `timeoutMs` passed before the connection opened: nothing was
+ * sent, so the other side cannot have acted on the request (an address nobody holds any
+ * more times out like this where no host refuses it).
+ */
+export const NEVER_CONNECTED = 'ERR_NEVER_CONNECTED';
+
+/**
  * Asks a Kubernetes Service (or a pod) on a connection of its own, and resolves with the answer's head.
  * kube-proxy picks a pod per connection, and leaves open connections where they are when Argo
  * Rollouts moves the Service's selector to another ReplicaSet: over a kept-alive connection a
@@ -24,7 +31,15 @@ export function askService(
         resolve(answer);
       },
     );
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    let connected = false;
+    request.once('socket', (socket) => {
+      if (socket.connecting) socket.once('connect', () => (connected = true));
+      else connected = true;
+    });
+    const timer = setTimeout(() => {
+      const error = new Error(connected ? `no answer within ${options.timeoutMs} ms` : `no connection within ${options.timeoutMs} ms`);
+      request.destroy(connected ? error : Object.assign(error, { code: NEVER_CONNECTED }));
+    }, options.timeoutMs);
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

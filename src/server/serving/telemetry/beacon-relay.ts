@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { finished } from 'node:stream/promises';
-import { askService } from '@/server/serving/service-request';
+import { askService, NEVER_CONNECTED } from '@/server/serving/service-request';
 import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /** Marks a beacon one pod relays to another: an HMAC of its body under the release's key. */
@@ -19,8 +19,11 @@ const MAX_IN_FLIGHT = 256;
  */
 export type RelayOutcome = 'relayed' | 'owner_gone' | 'owner_busy';
 
-/** What a connection to an address no pod holds any more ends in. */
-const GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+/**
+ * What a connection to an address no pod holds any more ends in: refused, unreachable, or
+ * never opened in time. In each the owner got nothing, so the beacon cannot count twice.
+ */
+const GONE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', NEVER_CONNECTED]);
 
 export interface BeaconRelay {
   /** Whether `header` is a relaying pod's mark of `body`. */
