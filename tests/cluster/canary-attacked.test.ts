@@ -109,9 +109,12 @@ describe('strangers attacking the browser signals during canaries of a good buil
       expect(Object.keys(forged).length).toBeGreaterThanOrEqual(8);
       for (const [kind, count] of Object.entries(forged)) expect([kind, count >= 50 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
       // Each harvested token counted once, at the pod that issued it: every replay refused there
-      // (409), or answered 202 by another pod that relayed it there.
-      expect(Object.keys(replayed.tally).filter((kind) => !/^(first use 20[24]|replay (409|202))$/.test(kind))).toEqual([]);
+      // (409), or answered 202 by another pod that relayed it there. A replay may reach the owner
+      // before the relay of its first use does, and be the one counted (204): every 204 is a
+      // count, so at most one for each token.
+      expect(Object.keys(replayed.tally).filter((kind) => !/^(first use 20[24]|replay (409|20[24]))$/.test(kind))).toEqual([]);
       expect((replayed.tally['first use 204'] ?? 0) + (replayed.tally['first use 202'] ?? 0)).toBe(2);
+      expect((replayed.tally['first use 204'] ?? 0) + (replayed.tally['replay 204'] ?? 0)).toBeLessThanOrEqual(2);
       expect(replayed.tally['replay 409']).toBeGreaterThan(0);
       const window = `${Math.ceil((Date.now() - result.startedAt) / 1000)}s`;
       const refused = await prometheus.query(
