@@ -20,7 +20,7 @@ import { bufferedStdout, createLogger } from './observability/logger';
 import { createMetrics } from './observability/metrics';
 import { startTracing } from './observability/tracing';
 import { renderNotFoundTemplates } from './serving/next-compat/not-found/not-found-templates';
-import { loadPageScriptHashes } from './serving/next-compat/prerendered-pages';
+import { loadPageScriptHashes } from './serving/next-compat/prerendered-pages/prerendered-pages';
 import { loadSiteFiles } from './serving/files/site-files';
 import type { Readiness } from './serving/health/health';
 import { requireFromStandalone } from './serving/next-compat/next-app';

@@ -27,7 +27,7 @@ const HEAP_SERIES = {
 };
 
 /**
- * `/` and the page routes the build prerendered (as in src/server/serving/next-compat/prerendered-pages.ts),
+ * `/` and the page routes the build prerendered (as in src/server/serving/next-compat/prerendered-pages/prerendered-pages.ts),
  * by their paths: the default locale's routes answer a redirect to `/`, which is part of the mix.
  * @param {{ routes: Record<string, { routeType?: string, initialStatus?: number }> }} prerenderManifest
  */

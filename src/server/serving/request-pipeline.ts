@@ -29,7 +29,7 @@ import { handOverToNext, type Renderer } from './hand-over-to-next';
 import type { AnswersFromMemory } from './next-compat/answers-from-memory';
 import type { CacheBusting } from './next-compat/next-adapter';
 import { answerMissingRouterRequest, serveNotFound } from './next-compat/not-found/serve-not-found';
-import { servePrerendered } from './pages/serve-prerendered';
+import { servePrerendered } from './next-compat/prerendered-pages/serve-prerendered';
 import { answerPlainText } from './plain-text';
 import { answerLocaleRedirect } from './redirects/locale-redirects';
 import { routeOf, type RequestRoute } from './routing/request-route';

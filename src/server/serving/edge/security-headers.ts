@@ -5,7 +5,7 @@ import { CONTENT_SECURITY_POLICY_HEADER, STRICT_CONTENT_SECURITY_POLICY } from '
 /** Headers that govern a document; a script or stylesheet has no use for them. */
 const DOCUMENT_HEADERS = [
   CONTENT_SECURITY_POLICY_HEADER,
-  // Pages replace it by their own (serving/pages, next-compat/not-found, hand-over-to-next.ts).
+  // Pages replace it by their own (next-compat/prerendered-pages, next-compat/not-found, hand-over-to-next.ts).
   STRICT_CONTENT_SECURITY_POLICY,
   'X-Frame-Options',
   'DENY',

@@ -2,7 +2,7 @@ import { cacheBusting, type CacheBusting } from './next-adapter';
 import { checkNextVersion } from './next-version';
 import type { NotFoundPages } from './not-found/serve-not-found';
 import { loadPageRoutes } from './not-found/page-routes';
-import { loadPrerenderedPages, type PrerenderedPage } from './prerendered-pages';
+import { loadPrerenderedPages, type PrerenderedPage } from './prerendered-pages/prerendered-pages';
 import { loadRouterPayloads, type PagePayloads } from './router-payloads/router-payloads';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VARY_BY_LANGUAGE_HEADER } from '@/shared/vary-by-language';
-import type { PrerenderedPage } from '@/server/serving/next-compat/prerendered-pages';
+import type { PrerenderedPage } from './prerendered-pages';
 import { preferredCoding, type ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { evaluatePreconditions } from '@/server/serving/negotiation/preconditions';
 import type { RequestRoute } from '@/server/serving/routing/request-route';

@@ -5,7 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { contentSecurityPolicy, inlineScriptHashes } from '@/server/serving/edge/content-security-policy';
 import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
-import { prerenderedPageRoutes } from './build-output.mjs';
+import { prerenderedPageRoutes } from '../build-output.mjs';
 
 export interface PrerenderedPage {
   bodies: Record<ContentCoding, Buffer>;
