@@ -9,7 +9,7 @@ import path from 'node:path';
 import { runSync, succeeds } from './lib/command.mjs';
 import { insideTestBlock } from './lib/test-network.mjs';
 import { ensureDebianPackages } from './debian-packages.mjs';
-import { exitAsFailure, waitFor } from './lib/wait.mjs';
+import { waitFor, waitWhileRunning } from './lib/wait.mjs';
 
 export const DOCKERD_LOG = path.join(tmpdir(), 'meridian-dockerd.log');
 const DOCKERD_PID_FILE = '/var/run/docker.pid';
@@ -92,16 +92,14 @@ export async function ensureDockerEngine(timeoutMs = 60_000) {
     return noop;
   }
   const dockerd = startDockerd();
-  await Promise.race([
-    waitFor(
-      'dockerd to answer',
-      () => {
-        if (!engineAnswers()) throw new Error(`docker info failed; see ${DOCKERD_LOG}`);
-      },
-      polling,
-    ),
-    exitAsFailure('dockerd', once(dockerd, 'exit'), () => readFileSync(DOCKERD_LOG, 'utf8')),
-  ]);
+  await waitWhileRunning(
+    'dockerd to answer',
+    () => {
+      if (!engineAnswers()) throw new Error(`docker info failed; see ${DOCKERD_LOG}`);
+    },
+    { name: 'dockerd', exited: once(dockerd, 'exit'), output: () => readFileSync(DOCKERD_LOG, 'utf8') },
+    polling,
+  );
   return {
     async stop() {
       if (dockerd.exitCode !== null) return;

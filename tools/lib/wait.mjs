@@ -27,18 +27,28 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
 }
 
 /**
- * Rejects once `child` exits, naming it and showing its output; never an unhandled rejection.
+ * waitFor while a child process runs: once it exits, rejects naming it and showing its
+ * output, and starts no further check (a dead engine is not polled for a minute).
+ * @template T
  * @param {string} label
- * @param {Promise<unknown[]>} exited the child's `once(child, 'exit')`: its code and signal
- * @param {() => string} output
- * @returns {Promise<never>}
+ * @param {() => T | Promise<T>} check
+ * @param {{ name: string, exited: Promise<unknown[]>, output: () => string }} child `exited`: its `once(child, 'exit')`, its code and signal
+ * @param {{ timeoutMs?: number, intervalMs?: number }} [options]
+ * @returns {Promise<T>}
  */
-export function exitAsFailure(label, exited, output) {
-  const failure = exited.then(([code, signal]) => {
-    throw new Error(`${label} exited (${code ?? signal}):\n${output().slice(-4000)}`);
+export async function waitWhileRunning(label, check, child, options = {}) {
+  const polling = new AbortController();
+  const died = child.exited.then(([code, signal]) => {
+    polling.abort();
+    throw new Error(`${child.name} exited (${code ?? signal}):\n${child.output().slice(-4000)}`);
   });
-  failure.catch(() => {});
-  return failure;
+  // It may exit long after the wait is over (stopped): never an unhandled rejection.
+  died.catch(() => {});
+  try {
+    return await Promise.race([waitFor(label, check, { ...options, signal: polling.signal }), died]);
+  } finally {
+    polling.abort();
+  }
 }
 
 /**
