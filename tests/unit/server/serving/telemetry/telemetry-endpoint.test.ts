@@ -376,26 +376,12 @@ describe('each page view counted by the pod that issued its token', () => {
   });
 
   it('counts a beacon itself when the connection to its owner never opens: the owner got nothing', async () => {
-    // An address that takes no new connection, as a gone pod's can be where nothing refuses them:
-    // a listener in a thread that never accepts, its queue filled first, so later SYNs are dropped.
-    const listener = new Worker(
-      `const { parentPort } = require('node:worker_threads');
-       const server = require('node:net').createServer();
-       server.listen({ port: 0, host: '127.0.0.2', backlog: 1 }, () => {
-         parentPort.postMessage(server.address().port);
-         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15000);
-       });`,
-      { eval: true },
-    );
-    const port = await new Promise<number>((resolve) => listener.once('message', resolve));
-    const queued = [0, 1, 2, 3].map(() => createConnection(port, '127.0.0.2').on('error', () => {}));
-    const other = await start({ podIp: '127.0.0.3', port });
-    const token = createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja');
-    expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    const owner = await unreachableOwner();
+    const other = await start({ podIp: '127.0.0.3', port: owner.port });
+    expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
     await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_gone', 1]]), { timeout: 5000 });
     expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
-    for (const socket of queued) socket.destroy();
-    await listener.terminate();
+    await owner.close();
   });
 
   it('drops a beacon whose owner is there but does not answer in time, rather than count it twice', async () => {
@@ -407,6 +393,9 @@ describe('each page view counted by the pod that issued its token', () => {
     expect(await values(other.metrics.clientEvents)).toEqual([]);
   });
 
+  /** The token of a page view issued by the pod at 127.0.0.2. */
+  const ownerToken = () => createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja');
+
   /** An owner that takes connections and never answers: a pod too busy to. */
   async function silentOwner() {
     const held: Socket[] = [];
@@ -414,10 +403,37 @@ describe('each page view counted by the pod that issued its token', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.2', resolve));
     return {
       port: (silent.address() as AddressInfo).port,
-      token: () => createPageViewTokens({ keys: [KEY], ttlMs: 60_000, owner: '127.0.0.2' }).issue('t', 'ja'),
+      token: ownerToken,
       async close() {
         for (const socket of held) socket.destroy();
         await new Promise((resolve) => silent.close(resolve));
+      },
+    };
+  }
+
+  /**
+   * An owner's address that takes no new connection, as a gone pod's can be where nothing
+   * refuses them: a listener in a thread that never accepts, its queue filled first, so later
+   * SYNs are dropped.
+   */
+  async function unreachableOwner() {
+    const listener = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       const server = require('node:net').createServer();
+       server.listen({ port: 0, host: '127.0.0.2', backlog: 1 }, () => {
+         parentPort.postMessage(server.address().port);
+         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15000);
+       });`,
+      { eval: true },
+    );
+    const port = await new Promise<number>((resolve) => listener.once('message', resolve));
+    const queued = [0, 1, 2, 3].map(() => createConnection(port, '127.0.0.2').on('error', () => {}));
+    return {
+      port,
+      token: ownerToken,
+      async close() {
+        for (const socket of queued) socket.destroy();
+        await listener.terminate();
       },
     };
   }
