@@ -24,6 +24,11 @@ export default defineConfig({
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
       {
+        // Set-up code on a machine made fresh without a Debian package (a disposable root): no build.
+        extends: true,
+        test: { name: 'set-up', include: ['tests/set-up/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 300_000 },
+      },
+      {
         // Real server processes on real ports, against the production build.
         extends: true,
         test: {

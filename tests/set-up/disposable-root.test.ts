@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDebianPackages } from '../../../tools/debian-packages.mjs';
-import { ROOT } from '../../../tools/lib/app-server.mjs';
-import { pinnedNode } from '../../../tools/node-runtime.mjs';
-import { machineWithout, type DisposableRoot } from '../../support/disposable-root.mjs';
+import { ensureDebianPackages } from '../../tools/debian-packages.mjs';
+import { ROOT } from '../../tools/lib/app-server.mjs';
+import { pinnedNode } from '../../tools/node-runtime.mjs';
+import { machineWithout, type DisposableRoot } from '../support/disposable-root.mjs';
 import {
   installableClosure,
   LISTING_ARGS,
@@ -11,7 +11,7 @@ import {
   packageSetChanges,
   parsePackageSet,
   type PackageSet,
-} from '../../support/host-packages.mjs';
+} from '../support/host-packages.mjs';
 
 // The cluster tests prove on a machine made this way that cluster:up and the canary demo install
 // a missing package; here, with the suites' smallest package, that the machine is what a fresh

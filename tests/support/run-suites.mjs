@@ -90,8 +90,8 @@ const vitest = (/** @type {string} */ label, /** @type {string[]} */ projects, /
   );
 outcomes.push(
   vitest(
-    'unit, integration, deployment and rollout tests (vitest: tests/unit, tests/integration, tests/deployment, tests/rollout)',
-    ['unit', 'integration', 'deployment', 'rollout'],
+    'unit, set-up, integration, deployment and rollout tests (vitest: tests/unit, tests/set-up, tests/integration, tests/deployment, tests/rollout)',
+    ['unit', 'set-up', 'integration', 'deployment', 'rollout'],
     'unit-report.json',
   ),
 );
