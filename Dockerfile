@@ -44,8 +44,11 @@ STOPSIGNAL SIGTERM
 # Node itself asks /healthz: the image has no curl.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Exec form: node is PID 1 and receives SIGTERM itself, no shell in between.
-ENTRYPOINT ["node", "meridian-server.cjs"]
+# Exec form: node is PID 1 and receives SIGTERM itself, no shell in between. A young
+# generation of 2 MiB semi-spaces: with V8's default the serving process grew to about 120 MiB
+# while proxying a flood of renders, and to about 70 MiB with it (docs/performance.md).
+# The bench starts our entry with these arguments, and so does npm start.
+ENTRYPOINT ["node", "--max-semi-space-size=2", "meridian-server.cjs"]
 
 ARG NODE_IMAGE
 ARG VERSION=

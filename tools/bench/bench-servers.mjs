@@ -21,6 +21,21 @@ const OUR_ENTRY = path.join(ROOT, SERVER_ENTRY);
 
 /** What Next's standalone server.js reads (its template is in next/dist/build/utils.js). */
 export const NEXT_SERVER_VARIABLES = ['PORT', 'HOSTNAME', 'KEEP_ALIVE_TIMEOUT', '__NEXT_PRIVATE_STANDALONE_CONFIG'];
+/**
+ * The V8 flags the image starts our entry with: the node arguments of the Dockerfile's
+ * ENTRYPOINT (its exec form) before the entry, so the bench measures what runs in a pod.
+ * @param {string} dockerfile the Dockerfile's text
+ * @returns {string[]}
+ */
+export function entrypointNodeArgs(dockerfile) {
+  const form = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1];
+  if (!form) throw new Error('Dockerfile: no ENTRYPOINT in exec form');
+  const [command, ...args] = /** @type {string[]} */ (JSON.parse(form));
+  const entry = args.indexOf(path.basename(SERVER_ENTRY));
+  if (command !== 'node' || entry === -1) throw new Error(`Dockerfile: the ENTRYPOINT runs ${form}, not node with our entry`);
+  return args.slice(0, entry);
+}
+
 /** Settings of either server that the caller's shell must not leak into a variant (and OTEL_*, below). */
 const SERVER_KEYS = new Set([...SERVER_CONFIG_VARIABLES, ...NEXT_SERVER_VARIABLES]);
 /** @type {Set<import('node:child_process').ChildProcess>} */
@@ -149,10 +164,16 @@ export function ourSettings({ metricsPort, otlpEndpoint }) {
 
 /**
  * (b) our entry, metrics and info logging on; (c) the same with tracing to `otlpEndpoint`.
+ * Started with the image's node arguments unless `nodeArgs` says otherwise.
  * @param {{ name?: string, otlpEndpoint?: string, nodeArgs?: string[], env?: ServerSettings }} [options]
  * @returns {Promise<BenchServer & { metricsUrl: string }>}
  */
-export async function startOurs({ name = 'ours', otlpEndpoint, nodeArgs, env = {} } = {}) {
+export async function startOurs({
+  name = 'ours',
+  otlpEndpoint,
+  nodeArgs = entrypointNodeArgs(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')),
+  env = {},
+} = {}) {
   const port = await freePort();
   const metricsPort = await freePort();
   const settings = { ...ourSettings({ metricsPort, otlpEndpoint }), ...env };

@@ -16,8 +16,11 @@ export const RENDERER_NICENESS = 10;
  * What Next's renders leave behind (undici's requests, held until a full collection) grew the
  * renderer past 250 MiB in a flood; a small young generation and a capped old one make V8
  * collect early instead. Renders that need more than this fail, and the renderer restarts.
+ * No optimising compiler (Maglev, Turbofan): their code and compile zones took about 45 MiB
+ * more through a flood of renders on Node 24, for about a third more renders a second than
+ * bytecode and Sparkplug give (docs/performance.md); the renderer is the bounded, shed path.
  */
-const RENDERER_V8_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=1'];
+export const RENDERER_V8_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=1', '--no-maglev', '--no-turbofan'];
 /** Restarts back off from this, doubling up to RESTART_MAX_MS while the renderer keeps dying young. */
 const RESTART_MIN_MS = 250;
 const RESTART_MAX_MS = 8000;

@@ -74,7 +74,7 @@ describe('the image', () => {
   it('runs our entry as PID 1 with SIGTERM as its stop signal: no shell in between', async () => {
     expect(config.StopSignal).toBe('SIGTERM');
     const cmdline = (await exec(['cat', '/proc/1/cmdline'])).output;
-    expect(cmdline.split('\0').filter(Boolean)).toEqual(['node', 'meridian-server.cjs']);
+    expect(cmdline.split('\0').filter(Boolean)).toEqual(['node', '--max-semi-space-size=2', 'meridian-server.cjs']);
   });
 
   it('reports healthy through a HEALTHCHECK that needs no curl', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RENDERER_V8_FLAGS } from '@/server/rendering/renderer-process';
 import { eventually, logLine, request, scrape, valueOf, type Reply } from '../support/http';
 import { jsonLines, startServer, type RunningServer } from '../support/server-process';
 
@@ -78,12 +79,14 @@ async function metric(server: RunningServer, name: string, labels: Record<string
 }
 
 describe('the renderer: Next in a process of its own', () => {
-  it('runs as a child of the serving process, at a lower priority, and renders what Next must', async () => {
+  it("runs as a child of the serving process, at a lower priority, with V8's memory bounds, and renders what Next must", async () => {
     const server = await start();
     const pid = await rendererPid(server);
     expect(pid).not.toBe(server.pid);
     expect(statOf(pid)).toEqual({ parent: server.pid, nice: 10 });
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('meridian-renderer.cjs');
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(args.slice(1)).toEqual([...RENDERER_V8_FLAGS, expect.stringMatching(/meridian-renderer\.cjs$/)]);
+    expect(RENDERER_V8_FLAGS).toEqual(expect.arrayContaining(['--max-old-space-size=64', '--no-maglev', '--no-turbofan']));
 
     const reply = await request(`${server.url}${RENDERED}`);
     expect(reply.status).toBe(404);
