@@ -36,6 +36,7 @@ export const DEBIAN_PACKAGES = {
   ipset: "the local cluster's network policies (kube-router)",
   openssl: "the local cluster's PKI",
   unzip: 'helm and kubectl, unpacked from their npm package',
+  'python3-yaml': "PyYAML, the YAML 1.1 loader of the field's chart scanners (Checkov): the chart's renders must load in it",
 };
 
 /** The names of the packages that may be installed: DEBIAN_PACKAGES and the pinned ones. */

@@ -112,6 +112,16 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
+{{/*
+Labels of the web pods, each key once: the selector's labels over podLabels, podLabels over
+commonLabels and the chart's others (a key in both would be written twice, a map YAML
+refuses). The selector's win so that no value can take the pods out of their Service.
+*/}}
+{{- define "meridian.webPodTemplateLabels" -}}
+{{- $labels := merge (include "meridian.webSelectorLabels" . | fromYaml) (deepCopy (.Values.podLabels | default dict)) (include "meridian.podLabels" . | fromYaml) }}
+{{- toYaml $labels }}
+{{- end }}
+
 {{/* Labels of every resource; the component is added by each template. */}}
 {{- define "meridian.labels" -}}
 helm.sh/chart: {{ include "meridian.chart" . }}
@@ -166,14 +176,15 @@ HTTPRoute is rendered, and false without one. Never "true", which the server ref
 {{- end }}
 
 {{/*
-The app container's resources. Unless resources.requests names ephemeral-storage, it requests
-the room its two emptyDirs (/tmp and Next's cache) may fill, 2 × emptyDirSizeLimit, so the
-scheduler places the pod on a node with that much local storage free.
+The app container's resources. Unless resources names ephemeral-storage (a request, or a limit,
+which Kubernetes then also takes as the request), it requests the room its two emptyDirs (/tmp
+and Next's cache) may fill, 2 × emptyDirSizeLimit, so the scheduler places the pod on a node
+with that much local storage free.
 */}}
 {{- define "meridian.resources" -}}
 {{- $resources := deepCopy .Values.resources }}
 {{- $requests := $resources.requests | default dict }}
-{{- if not (hasKey $requests "ephemeral-storage") }}
+{{- if not (or (hasKey $requests "ephemeral-storage") (hasKey ($resources.limits | default dict) "ephemeral-storage")) }}
 {{- $limit := .Values.emptyDirSizeLimit }}
 {{- $_ := set $requests "ephemeral-storage" (printf "%d%s" (mul 2 (regexFind "^[0-9]+" $limit | int64)) (regexReplaceAll "^[0-9]+" $limit "")) }}
 {{- end }}

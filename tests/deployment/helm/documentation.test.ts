@@ -134,6 +134,14 @@ describe('NOTES.txt', () => {
     expect(notes([])).not.toContain('handover-to-hpa');
   });
 
+  it('watches the Rollout under the canary, not the Deployment that then runs no pod', () => {
+    const canary = notes(['--set', 'rollout.strategy=canary,rollout.canary.analysis.prometheusAddress=http://prometheus:9090']);
+
+    expect(canary).toContain('kubectl argo rollouts --namespace site status web-meridian');
+    expect(canary).not.toContain('rollout status deployment/');
+    expect(notes([])).toContain('kubectl --namespace site rollout status deployment/web-meridian');
+  });
+
   it('says the alerts carry no runbook link until prometheusRule.runbookBaseUrl is set', () => {
     const monitoring = ['--set', 'serviceMonitor.enabled=true,prometheusRule.enabled=true'];
 

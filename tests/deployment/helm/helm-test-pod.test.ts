@@ -49,6 +49,13 @@ describe('the helm test pod', () => {
     expect(pod.spec?.containers[0]?.env).toContainEqual({ name: 'SITE_URL', value: 'http://web-meridian:80' });
   });
 
+  it('requests and limits every resource a ResourceQuota may count, ephemeral storage included', () => {
+    const resources = testPodOf(render()).spec?.containers[0]?.resources;
+
+    expect(Object.keys(resources?.requests ?? {}).sort()).toEqual(['cpu', 'ephemeral-storage', 'memory']);
+    expect(Object.keys(resources?.limits ?? {}).sort()).toEqual(['ephemeral-storage', 'memory']);
+  });
+
   it.each([
     {
       when: 'passes when /readyz answers 200 and /builds/latest.json serves the image tag',

@@ -229,6 +229,14 @@ describe('network policy', () => {
     expect(otlpPorts({ exporterOtlpEndpoint: 'http://collector.otel:4318', sdkDisabled: true })).toEqual([]);
   });
 
+  it("reads the port of an IPv6 endpoint after its brackets, and the scheme's port when it names none", () => {
+    expect(otlpPorts({ exporterOtlpEndpoint: 'http://[fd00::1]:4318' })).toEqual([{ port: 4318, protocol: 'TCP' }]);
+    expect(otlpPorts({ exporterOtlpEndpoint: 'http://[fd00::1]', exporterOtlpTracesEndpoint: 'https://[fd00::2]/v1/traces' })).toEqual([
+      { port: 80, protocol: 'TCP' },
+      { port: 443, protocol: 'TCP' },
+    ]);
+  });
+
   it('refuses a policy that lets no Prometheus scrape while the alert rules are on, and the old single-namespace key', () => {
     // The alert rules' check (alert-targets.test.ts) reads the policy as rendered.
     expect(

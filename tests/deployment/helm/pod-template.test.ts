@@ -30,6 +30,14 @@ describe('the pod template', () => {
     });
   });
 
+  it('requests no more ephemeral storage than a limit the values set: with a limit alone, Kubernetes requests the limit', () => {
+    const resources = { limits: { memory: '512Mi', 'ephemeral-storage': '256Mi' } };
+    const container = webContainerOf(render({ resources }));
+
+    expect(container.resources?.limits).toEqual({ memory: '512Mi', 'ephemeral-storage': '256Mi' });
+    expect(container.resources?.requests).toEqual({ cpu: '100m', memory: '256Mi' });
+  });
+
   it('runs as the ServiceAccount the chart creates', () => {
     const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
     const account = find(objects, 'ServiceAccount');
@@ -71,6 +79,17 @@ describe('the pod template', () => {
     expect(renderError({ commonLabels: { 'app.kubernetes.io/name': 'x' } })).toContain("invalid propertyName 'app.kubernetes.io/name'");
     expect(renderError({ podLabels: { 'helm.sh/chart': 'x' } })).toContain("invalid propertyName 'helm.sh/chart'");
     expect(() => render({ commonLabels: { 'example.com/team': 'web' }, podLabels: { 'app.example.com/tier': 'web' } })).not.toThrow();
+  });
+
+  it('writes each pod label once, podLabels over commonLabels for a key both name', () => {
+    const objects = render({
+      commonLabels: { 'example.com/team': 'web', 'example.com/tier': 'front' },
+      podLabels: { 'example.com/team': 'checkout' },
+    });
+    const labels = deploymentOf(objects).spec?.template?.metadata?.labels;
+
+    expect(labels).toMatchObject({ 'example.com/team': 'checkout', 'example.com/tier': 'front', 'app.kubernetes.io/component': 'web' });
+    expect(deploymentOf(objects).metadata?.labels).toMatchObject({ 'example.com/team': 'web' });
   });
 
   it('renders extraManifests, maps and strings, through tpl', () => {

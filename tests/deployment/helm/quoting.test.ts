@@ -46,4 +46,13 @@ describe('user strings in the manifests', () => {
     expect(podSpecOf(objects)).toMatchObject({ serviceAccountName: '1e3', priorityClassName: 'yes' });
     expect(podSpecOf(objects).volumes?.[0]?.emptyDir?.sizeLimit).toBe('1000');
   });
+
+  it('stay strings in the NetworkPolicies of an all-digit namespace', () => {
+    const policies = render({ networkPolicy: { enabled: true } }, { namespace: '0123' }).filter(
+      (object) => object.kind === 'NetworkPolicy',
+    );
+
+    expect(policies.map((policy) => policy.metadata.namespace)).toEqual(['0123', '0123']);
+    expect(policies.flatMap(schemaViolations)).toEqual([]);
+  });
 });

@@ -70,11 +70,22 @@ function templateArgs(values: Record<string, unknown>, options: RenderOptions): 
   ];
 }
 
-/** `helm template` output as objects; throws with helm's message when rendering fails. */
-export function render(values: Record<string, unknown> = {}, options: RenderOptions = {}): KubernetesObject[] {
+/** `helm template` output, the manifests as text; throws with helm's message when rendering fails. */
+export function renderText(values: Record<string, unknown> = {}, options: RenderOptions = {}): string {
   const result = helm(templateArgs(values, options));
   if (result.status !== 0) throw new Error(`helm template failed: ${result.stderr}`);
-  return parseAllDocuments(result.stdout)
+  return result.stdout;
+}
+
+/**
+ * `helm template` output as objects; throws with helm's message when rendering fails, and when
+ * a manifest is not valid YAML to a strict parser (a key twice in one map, above all).
+ */
+export function render(values: Record<string, unknown> = {}, options: RenderOptions = {}): KubernetesObject[] {
+  const documents = parseAllDocuments(renderText(values, options));
+  const errors = documents.flatMap((document) => document.errors.map((error) => error.message));
+  if (errors.length) throw new Error(`helm template rendered invalid YAML:\n${errors.join('\n')}`);
+  return documents
     .map((document) => document.toJS() as KubernetesObject | null)
     .filter((object): object is KubernetesObject => object !== null);
 }
