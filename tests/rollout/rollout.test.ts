@@ -64,4 +64,8 @@ test('builds A to B, one process at a time behind haproxy under steady load: no 
   // next navigation after hearing of B landed on B.
   expect(result.browser.firstBuild).toBe(BUILD_A.id);
   expect(result.browser.navigation.build).toBe(BUILD_B.id);
+  // The tab's own record of its beacons (what a failed count is explained by): the report was
+  // sent once, and a pod took it.
+  const updates = result.browser.beacons.filter((beacon) => beacon.events.includes('build_update_detected'));
+  expect(updates.map((beacon) => beacon.outcome)).toEqual([expect.stringMatching(/^HTTP 20[24]$/)]);
 });

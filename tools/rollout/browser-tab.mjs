@@ -24,10 +24,30 @@ async function nextDocumentText(page) {
 /** The English page's main navigation and the link the tab follows in it. */
 const ENGLISH_MENU = { navigation: 'Main', link: 'Rollouts' };
 
+/** Where pages send their beacons (TELEMETRY_ENDPOINT in src/shared/telemetry-events.ts). */
+const TELEMETRY_PATH = '/api/telemetry';
+
+/**
+ * The events of a beacon's body, by type (a body that is not a batch: none).
+ * @param {import('@playwright/test').Request} request
+ */
+function beaconEvents(request) {
+  try {
+    return (
+      /** @type {{ events?: { type?: unknown }[] }} */ (JSON.parse(request.postDataBuffer()?.toString('utf8') ?? '')).events?.map((event) =>
+        String(event.type),
+      ) ?? []
+    );
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Opens `url` at 1280×800 (the header shows its menu) and records every
- * answer to the tab's polls, with the time it arrived. `menu` names the main
- * navigation and its link in the page's language.
+ * answer to the tab's polls, with the time it arrived, and every beacon it sent
+ * with what became of it. `menu` names the main navigation and its link in the
+ * page's language.
  * @param {string} url
  * @param {{ navigation: string, link: string }} [menu]
  */
@@ -35,8 +55,28 @@ export async function openTab(url, menu = ENGLISH_MENU) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   /** @type {{ at: number, build: string }[]} */
   const polls = [];
+  /** Each beacon as sent, then what became of it. @type {Map<import('@playwright/test').Request, { at: number, events: string[], outcome: string }>} */
+  const beacons = new Map();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const isBeacon = (/** @type {import('@playwright/test').Request} */ request) => new URL(request.url()).pathname === TELEMETRY_PATH;
+    // Routed through Playwright: an observer alone is not given a sendBeacon's body (a Blob), a route is.
+    await page.route(
+      (url) => url.pathname === TELEMETRY_PATH,
+      (route) => route.continue(),
+    );
+    page.on('request', (request) => {
+      if (!isBeacon(request)) return;
+      beacons.set(request, { at: Date.now(), events: beaconEvents(request), outcome: 'sent' });
+    });
+    page.on('requestfinished', (request) => {
+      const beacon = beacons.get(request);
+      if (beacon) void request.response().then((response) => (beacon.outcome = `HTTP ${response?.status() ?? 'unknown'}`));
+    });
+    page.on('requestfailed', (request) => {
+      const beacon = beacons.get(request);
+      if (beacon) beacon.outcome = request.failure()?.errorText ?? 'failed';
+    });
     page.on('response', (response) => {
       if (new URL(response.url()).pathname !== '/builds/latest.json') return;
       response.json().then(
@@ -50,6 +90,8 @@ export async function openTab(url, menu = ENGLISH_MENU) {
 
     return {
       firstBuild,
+      /** The beacons sent so far. */
+      beacons: () => [...beacons.values()].map((beacon) => ({ ...beacon })),
       /**
        * Resolves with the first poll answered by `buildId`: the moment the tab learned of it.
        * @param {string} buildId

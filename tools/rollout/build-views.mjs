@@ -46,3 +46,26 @@ export async function buildUpdatesReported(prometheus, sinceMs) {
   const [sample] = await prometheus.query(`sum(max_over_time(meridian_client_events_total{event="build_update_detected"}[${window}]))`);
   return sample ? Number(sample.value[1]) : 0;
 }
+
+/**
+ * What the pods did with beacons since `sinceMs`, for a report that went missing: the
+ * refusals by reason and the relays by outcome, each target's highest count summed.
+ * @param {Prometheus} prometheus
+ * @param {number} sinceMs
+ */
+export async function beaconOutcomes(prometheus, sinceMs) {
+  const window = `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;
+  /** @param {string} metric @param {string} label */
+  const byLabel = async (metric, label) =>
+    Object.fromEntries(
+      (await prometheus.query(`sum by (${label}) (max_over_time(${metric}[${window}]))`)).map(({ metric: labels, value }) => [
+        labels[label],
+        Number(value[1]),
+      ]),
+    );
+  return {
+    rejected: await byLabel('meridian_telemetry_rejected_total', 'reason'),
+    relays: await byLabel('meridian_telemetry_relays_total', 'result'),
+    events: await byLabel('meridian_client_events_total', 'event'),
+  };
+}

@@ -2,7 +2,7 @@
 // events, and the checks once the new build is out (the tab hears of it, reports
 // it, Prometheus sees only it, and the tab's next page load is a full load of it).
 import { waitFor } from '../lib/wait.mjs';
-import { buildsRunningNow, buildUpdatesReported } from './build-views.mjs';
+import { beaconOutcomes, buildsRunningNow, buildUpdatesReported } from './build-views.mjs';
 
 /**
  * Events in ms since `origin` (reset once traffic starts), each also logged.
@@ -40,7 +40,14 @@ export async function witnessNewBuild({ tab, prometheus, to, timeline, detection
       return count;
     },
     { timeoutMs },
-  );
+  ).catch(async (/** @type {Error} */ error) => {
+    // Which of the browser, the pods or the scrapes lost it.
+    const sent = tab.beacons().map((beacon) => ({ ...beacon, at: beacon.at - timeline.origin }));
+    const outcomes = await beaconOutcomes(prometheus, timeline.origin).catch((failure) => String(failure));
+    throw new Error(
+      `${error.message}; the tab's beacons (ms since traffic started): ${JSON.stringify(sent)}; the pods': ${JSON.stringify(outcomes)}`,
+    );
+  });
   const runningAfter = await waitFor(
     `Prometheus to see only ${to}`,
     async () => {
@@ -57,6 +64,7 @@ export async function witnessNewBuild({ tab, prometheus, to, timeline, detection
     runningAfter,
     browser: {
       firstBuild: tab.firstBuild,
+      beacons: tab.beacons().map((beacon) => ({ ...beacon, at: beacon.at - timeline.origin })),
       detectedAt: detection.at - timeline.origin,
       navigation: { ...navigation, at: navigation.at - timeline.origin },
     },
