@@ -4,7 +4,7 @@
 // that run to their end go through ./command.mjs; the cluster's components, which outlive
 // the command that starts them, through tools/cluster/processes.mjs.
 import { spawn } from 'node:child_process';
-import { waitFor } from './wait.mjs';
+import { waitWhileRunning } from './wait.mjs';
 
 // A daemon that logs every request (the app's access log under a flood) would otherwise grow without end.
 const OUTPUT_TAIL = 64 * 1024;
@@ -69,21 +69,21 @@ export async function startDaemon({ name, command, args, env = process.env, cwd,
   const started = await Promise.race([new Promise((resolve) => child.once('spawn', () => resolve(null))), ended]);
   if (started && 'error' in started) throw new Error(`${name}: cannot start ${command}: ${started.error.message}`);
   if (!ready) return daemon;
-  const polling = new AbortController();
-  const diedEarly = ended.then((end) => {
-    polling.abort();
-    throw new Error(`${name} exited (${'error' in end ? end.error.message : (end.code ?? end.signal)})`);
-  });
-  // Once ready, a later exit is expected (stop()): never an unhandled rejection.
-  diedEarly.catch(() => {});
+  /** @type {Promise<unknown[]>} */
+  const exited = ended.then((end) => ('error' in end ? [end.error.message, null] : [end.code, end.signal]));
   try {
-    await Promise.race([
-      waitFor(`${name} to be ready`, () => ready(daemon), { timeoutMs: readyTimeoutMs, intervalMs: 100, signal: polling.signal }),
-      diedEarly,
-    ]);
+    await waitWhileRunning(
+      `${name} to be ready`,
+      () => ready(daemon),
+      { name, exited, output: () => output },
+      {
+        timeoutMs: readyTimeoutMs,
+        intervalMs: 100,
+      },
+    );
   } catch (error) {
     await daemon.stop('SIGKILL');
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- ${name}'s last output ---\n${output.slice(-4000)}`);
+    throw error;
   }
   return daemon;
 }

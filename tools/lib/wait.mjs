@@ -27,8 +27,9 @@ export async function waitFor(label, check, { timeoutMs = 10_000, intervalMs = 1
 }
 
 /**
- * waitFor while a child process runs: once it exits, rejects naming it and showing its
- * output, and starts no further check (a dead engine is not polled for a minute).
+ * waitFor while a child process runs: once it exits, rejects naming it, and starts no further
+ * check (a dead engine is not polled for a minute). Either way it rejects (exited or out of
+ * time), the message ends with the child's last output.
  * @template T
  * @param {string} label
  * @param {() => T | Promise<T>} check
@@ -40,12 +41,15 @@ export async function waitWhileRunning(label, check, child, options = {}) {
   const polling = new AbortController();
   const died = child.exited.then(([code, signal]) => {
     polling.abort();
-    throw new Error(`${child.name} exited (${code ?? signal}):\n${child.output().slice(-4000)}`);
+    throw new Error(`${child.name} exited (${code ?? signal})`);
   });
   // It may exit long after the wait is over (stopped): never an unhandled rejection.
   died.catch(() => {});
   try {
     return await Promise.race([waitFor(label, check, { ...options, signal: polling.signal }), died]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`${reason}\n--- ${child.name}'s last output ---\n${child.output().slice(-4000)}`);
   } finally {
     polling.abort();
   }

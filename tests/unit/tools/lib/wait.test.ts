@@ -23,7 +23,7 @@ describe('waitWhileRunning', () => {
     };
     await expect(
       waitWhileRunning('the engine to answer', failing, shortLived(3, 200), { timeoutMs: 30_000, intervalMs: 20 }),
-    ).rejects.toThrow(/engine exited \(3\):\nengine log line/);
+    ).rejects.toThrow(/^engine exited \(3\)\n--- engine's last output ---\nengine log line\n$/);
     const checksAtExit = checks;
     await sleep(300);
     expect(checks).toBe(checksAtExit);
@@ -39,12 +39,12 @@ describe('waitWhileRunning', () => {
     await expect(waitWhileRunning('the engine to answer', ready, shortLived(0, 2000), { intervalMs: 20 })).resolves.toBe('ready');
   });
 
-  it('times out naming what it waited for and the last failure', async () => {
+  it('times out naming what it waited for, the last failure and the output', async () => {
     const never = () => {
       throw new Error('docker info failed');
     };
     await expect(waitWhileRunning('the engine to answer', never, shortLived(0, 5000), { timeoutMs: 200, intervalMs: 20 })).rejects.toThrow(
-      /waited 200 ms for the engine to answer: docker info failed/,
+      /^waited 200 ms for the engine to answer: docker info failed\n--- engine's last output ---\nengine log line\n$/,
     );
   });
 });
