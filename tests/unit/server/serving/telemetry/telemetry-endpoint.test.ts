@@ -347,6 +347,9 @@ describe('each page view counted by the pod that issued its token', () => {
   /** The results of a pod's relays so far. */
   const relaysOf = async (pod: { metrics: Metrics }) =>
     (await values(pod.metrics.telemetryRelays)).map(({ labels, value }) => [(labels as { result: string }).result, value]);
+  /** Relays end in the background: waits until the pod's counts by outcome are `expected`. */
+  const relaysBecome = (pod: { metrics: Metrics }, expected: [string, number][]) =>
+    vi.waitFor(async () => expect(await relaysOf(pod)).toEqual(expected), { timeout: 5000 });
 
   it('relays a beacon to the pod that issued its token, which counts it once however many pods the replays reach', async () => {
     const { owner, other } = await twoPods();
@@ -379,7 +382,7 @@ describe('each page view counted by the pod that issued its token', () => {
     const owner = await unreachableOwner();
     const other = await start({ podIp: '127.0.0.3', port: owner.port });
     expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
-    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_gone', 1]]), { timeout: 5000 });
+    await relaysBecome(other, [['owner_gone', 1]]);
     expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
     await owner.close();
   });
@@ -388,7 +391,7 @@ describe('each page view counted by the pod that issued its token', () => {
     const owner = await silentOwner();
     const other = await start({ podIp: '127.0.0.3', port: owner.port });
     expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
-    await vi.waitFor(async () => expect(await relaysOf(other)).toEqual([['owner_busy', 1]]), { timeout: 5000 });
+    await relaysBecome(other, [['owner_busy', 1]]);
     await owner.close();
     expect(await values(other.metrics.clientEvents)).toEqual([]);
   });
@@ -445,24 +448,16 @@ describe('each page view counted by the pod that issued its token', () => {
       expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
     }
     expect(await relaysOf(other)).toEqual([['shed', 1]]);
-    await vi.waitFor(
-      async () =>
-        expect(await relaysOf(other)).toEqual([
-          ['owner_busy', 1],
-          ['shed', 1],
-        ]),
-      { timeout: 5000 },
-    );
+    await relaysBecome(other, [
+      ['owner_busy', 1],
+      ['shed', 1],
+    ]);
     // The one under way is over: the next beacon is relayed again.
     expect((await post(other.url, { token: owner.token(), events: [{ type: 'chunk_reload' }] })).status).toBe(202);
-    await vi.waitFor(
-      async () =>
-        expect(await relaysOf(other)).toEqual([
-          ['owner_busy', 2],
-          ['shed', 1],
-        ]),
-      { timeout: 5000 },
-    );
+    await relaysBecome(other, [
+      ['owner_busy', 2],
+      ['shed', 1],
+    ]);
     await owner.close();
   });
 
