@@ -68,7 +68,7 @@ describe('a good build through a canary release with Argo Rollouts (npm run roll
     expect(Object.keys(trafficTotals(result.traffic).builds).sort()).toEqual([A, B]);
   });
 
-  test('every tab stayed on A while B was judged and then moved once, to B; no file failed while both served, no chunk failure was reported', () => {
+  test('every tab stayed on A while B was judged and then moved once, to B; no file failed and no chunk failure was reported while both served', () => {
     expect(result.tabs.length).toBe(3);
     // The last look that still showed A stable: everything before it was before the promotion
     // (the first look showing B may come a slow read after it).
@@ -90,6 +90,9 @@ describe('a good build through a canary release with Argo Rollouts (npm run roll
     const failedFiles = [...result.tabs.flatMap((tab) => tab.failedFiles), ...whileBothServed.flatMap((visit) => visit.failedFiles)];
     expect(failedFiles, `failed files: ${JSON.stringify(failedFiles)}`).toEqual([]);
     expect(result.visits.some((visit) => visit.build === B)).toBe(true);
-    expect(result.browserFailures.chunks).toBe(0);
+    // No browser reported a chunk failure while both served: each report as its beacon left.
+    // (After the promotion a page of the last A pod may, like any rolling update, reload once.)
+    const chunkFailures = [...result.tabs, ...result.visits].flatMap((watched) => watched.chunkFailures);
+    expect(chunkFailures.filter((failure) => failure.at < promotedAt)).toEqual([]);
   });
 });

@@ -18,11 +18,17 @@ export const PAGES = [
 /** A script or manifest of the page that failed to load (the skew the canary must not cause). */
 const isPageFile = (/** @type {string} */ url) => url.includes('/_next/static/') || url.includes('/builds/meta/');
 
+/** Where pages send their beacons (TELEMETRY_ENDPOINT in src/shared/telemetry-events.ts). */
+const TELEMETRY_PATH = '/api/telemetry';
+/** The reports of a chunk that failed to load (src/freshness/chunk-recovery.ts). */
+const CHUNK_FAILURES = new Set(['chunk_reload', 'chunk_reload_blocked']);
+
 /**
- * Watches a page: every document it loads in full, with its build, and every file of its own
- * that failed. @param {import('@playwright/test').Page} page
+ * Watches a page: every document it loads in full, with its build, every file of its own
+ * that failed, and every chunk failure it reported, with the time its beacon left.
+ * @param {import('@playwright/test').Page} page
  */
-function watchPage(page) {
+async function watchPage(page) {
   const watched = {
     /** @type {{ at: number, build: string }[]} */
     documents: [],
@@ -30,7 +36,22 @@ function watchPage(page) {
     failedFiles: [],
     /** @type {{ at: number, id: string, canary: string | null }[]} */
     polls: [],
+    /** @type {{ at: number, type: string }[]} */
+    chunkFailures: [],
   };
+  // Routed through Playwright: an observer alone is not given a sendBeacon's body (a Blob), a route is.
+  await page.route(
+    (url) => url.pathname === TELEMETRY_PATH,
+    (route) => {
+      try {
+        const { events = [] } = JSON.parse(route.request().postDataBuffer()?.toString('utf8') ?? '{}');
+        for (const { type } of events) if (CHUNK_FAILURES.has(type)) watched.chunkFailures.push({ at: Date.now(), type });
+      } catch {
+        // Not a batch: nothing of a chunk in it.
+      }
+      return route.continue();
+    },
+  );
   page.on('requestfinished', (request) => {
     if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || !request.url().startsWith('http')) return;
     void request
@@ -63,17 +84,17 @@ function watchPage(page) {
  */
 export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  /** @type {{ at: number, path: string, build: string, failedFiles: string[] }[]} */
+  /** @type {{ at: number, path: string, build: string, failedFiles: string[], chunkFailures: { at: number, type: string }[] }[]} */
   const visits = [];
   let stopping = false;
   try {
-    /** @type {{ index: number, target: (typeof PAGES)[number], page: import('@playwright/test').Page, watched: ReturnType<typeof watchPage>, firstBuild: string }[]} */
+    /** @type {{ index: number, target: (typeof PAGES)[number], page: import('@playwright/test').Page, watched: Awaited<ReturnType<typeof watchPage>>, firstBuild: string }[]} */
     const open = [];
     for (let index = 0; index < tabs; index += 1) {
       const target = /** @type {(typeof PAGES)[number]} */ (PAGES[index % PAGES.length]);
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      const watched = watchPage(page);
+      const watched = await watchPage(page);
       await page.goto(`${baseUrl}${target.path}`);
       await waitFor(
         `tab ${index} to load`,
@@ -94,7 +115,7 @@ export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
         try {
           const page = await context.newPage();
-          const watched = watchPage(page);
+          const watched = await watchPage(page);
           await page.goto(`${baseUrl}${target.path}`, { waitUntil: 'load', timeout: 20_000 });
           // web-vitals and the poller load once the page is idle after its load event.
           await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
@@ -109,7 +130,7 @@ export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
           await sleep(200);
           await page.goto('about:blank');
           const build = watched.documents[0]?.build ?? 'unknown';
-          visits.push({ at: Date.now(), path: target.path, build, failedFiles: watched.failedFiles });
+          visits.push({ at: Date.now(), path: target.path, build, failedFiles: watched.failedFiles, chunkFailures: watched.chunkFailures });
         } catch {
           // A visit cut short (the browser closing, a slow machine) reports what it reported.
         } finally {
@@ -158,6 +179,7 @@ export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
           firstBuild: tab.firstBuild,
           reloads: tab.watched.documents.slice(1).map((document) => document.build),
           failedFiles: tab.watched.failedFiles,
+          chunkFailures: tab.watched.chunkFailures,
           polls: tab.watched.polls,
         }));
       },

@@ -218,6 +218,8 @@ export async function expectBadBuildAborted(options: {
   expectNoConnectionError(result.traffic, result.events);
   // The tabs opened on A were never moved.
   for (const tab of result.tabs) expect([tab.firstBuild, tab.reloads]).toEqual([A, []]);
+  // The browsers' own record of their chunk failures (which the promotion's checks read) saw them.
+  if (fault === 'chunks') expect(result.visits.flatMap((visit) => visit.chunkFailures).length).toBeGreaterThan(0);
   // The alert for the aborted rollout fires in the Prometheus that scrapes Argo's metrics.
   await vi.waitFor(
     async () => {
