@@ -184,12 +184,29 @@ with that much local storage free.
 {{- define "meridian.resources" -}}
 {{- $resources := deepCopy .Values.resources }}
 {{- $requests := $resources.requests | default dict }}
+{{- range $name, $limit := $resources.limits | default dict }}
+{{- if and (hasKey $requests $name) (gt (include "meridian.quantity" (get $requests $name) | float64) (include "meridian.quantity" $limit | float64)) }}
+{{- fail (printf "resources.requests.%s=%v is above resources.limits.%s=%v: the API server refuses such a pod. Lower the request or raise the limit (the chart's default requests stay unless you set them)." $name (get $requests $name) $name $limit) }}
+{{- end }}
+{{- end }}
 {{- if not (or (hasKey $requests "ephemeral-storage") (hasKey ($resources.limits | default dict) "ephemeral-storage")) }}
 {{- $limit := .Values.emptyDirSizeLimit }}
 {{- $_ := set $requests "ephemeral-storage" (printf "%d%s" (mul 2 (regexFind "^[0-9]+" $limit | int64)) (regexReplaceAll "^[0-9]+" $limit "")) }}
 {{- end }}
 {{- $_ := set $resources "requests" $requests }}
 {{- toYaml $resources }}
+{{- end }}
+
+{{/*
+A resource quantity in thousandths of its unit (millicores, millibytes), rounded to a whole
+number so that 300m and 0.3 compare equal: the forms values.schema.json accepts, a number or
+digits with one of the suffixes m, k, M, G, T, Ki, Mi, Gi, Ti.
+*/}}
+{{- define "meridian.quantity" -}}
+{{- $text := toString . }}
+{{- $digits := regexFind "^[0-9]+(\\.[0-9]+)?" $text }}
+{{- $thousandths := dict "" 1e3 "m" 1.0 "k" 1e6 "M" 1e9 "G" 1e12 "T" 1e15 "Ki" 1024e3 "Mi" 1048576e3 "Gi" 1073741824e3 "Ti" 1099511627776e3 }}
+{{- round (mulf ($digits | float64) (get $thousandths (trimPrefix $digits $text))) 0 }}
 {{- end }}
 
 {{/* Shutdown budget of the server in milliseconds: SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS. */}}

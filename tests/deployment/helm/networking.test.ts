@@ -120,6 +120,15 @@ describe('ingress', () => {
       },
     ]);
   });
+
+  it('takes a rule without a host: every host the controller receives', () => {
+    const paths = [{ path: '/', pathType: 'Prefix' }];
+    const ingress = find(render({ ingress: { enabled: true, hosts: [{ paths }] } }), 'Ingress') as unknown as IIngress;
+
+    expect(ingress.spec?.rules).toEqual([
+      { http: { paths: [{ ...paths[0], backend: { service: { name: 'web-meridian', port: { name: 'http' } } } }] } },
+    ]);
+  });
 });
 
 describe('network policy', () => {

@@ -38,6 +38,29 @@ describe('the pod template', () => {
     expect(container.resources?.requests).toEqual({ cpu: '100m', memory: '256Mi' });
   });
 
+  it('refuses a request above its limit, whatever the units, and takes one equal to it', () => {
+    expect(renderError({ resources: { limits: { memory: '128Mi' } } })).toContain(
+      'resources.requests.memory=256Mi is above resources.limits.memory=128Mi',
+    );
+    expect(renderError({ resources: { requests: { cpu: '301m' }, limits: { cpu: 0.3 } } })).toContain(
+      'resources.requests.cpu=301m is above resources.limits.cpu=0.3',
+    );
+    expect(renderError({ resources: { requests: { memory: '1Gi' }, limits: { memory: '1G' } } })).toContain(
+      'resources.requests.memory=1Gi is above resources.limits.memory=1G',
+    );
+    const equal = { requests: { cpu: '300m', memory: '1024Mi' }, limits: { cpu: 0.3, memory: '1Gi' } };
+    expect(webContainerOf(render({ resources: equal })).resources).toMatchObject(equal);
+  });
+
+  it("refuses an extra volume mount where the chart mounts Next's cache", () => {
+    expect(
+      renderError({
+        extraVolumes: [{ name: 'cache', emptyDir: {} }],
+        extraVolumeMounts: [{ name: 'cache', mountPath: '/app/.next/cache/' }],
+      }),
+    ).toContain("extraVolumeMounts: cache mounts at /app/.next/cache/, where the chart mounts Next's cache (app.cacheDir)");
+  });
+
   it('runs as the ServiceAccount the chart creates', () => {
     const objects = render({}, { files: [EVERY_FEATURE_VALUES] });
     const account = find(objects, 'ServiceAccount');

@@ -68,6 +68,17 @@ describe('values.schema.json', () => {
     ['TRUST_PROXY as a string of digits (read as an address, not hops)', { app: { trustProxy: '101' } }, "at '/app/trustProxy'"],
     ['TRUST_PROXY with a hop count inside a list', { app: { trustProxy: '1, 10.0.0.0/8' } }, "at '/app/trustProxy'"],
     ['an unknown severity key', { prometheusRule: { severities: { info: 'low' } } }, "additional properties 'info' not allowed"],
+    ['a pod label value with a space', { podLabels: { team: 'web team' } }, "at '/podLabels/team'"],
+    ['a common label value ending in a dash', { commonLabels: { tier: 'front-' } }, "at '/commonLabels/tier'"],
+    ['a tag inside image.repository', { image: { repository: 'registry.example.com/meridian:1.2.0' } }, "at '/image/repository'"],
+    ['a digest inside image.repository', { image: { repository: `meridian@sha256:${'a'.repeat(64)}` } }, "at '/image/repository'"],
+    ["an extra volume named as the chart's /tmp", { extraVolumes: [{ name: 'tmp', emptyDir: {} }] }, "at '/extraVolumes/0/name'"],
+    ["an extra volume named as the chart's cache", { extraVolumes: [{ name: 'next-cache', emptyDir: {} }] }, "at '/extraVolumes/0/name'"],
+    [
+      'an extra volume mount at /tmp',
+      { extraVolumeMounts: [{ name: 'scratch', mountPath: '/tmp/' }] },
+      "at '/extraVolumeMounts/0/mountPath'",
+    ],
     ['alert labels that are not strings', { prometheusRule: { alertLabels: { tier: 1 } } }, "at '/prometheusRule/alertLabels/tier'"],
   ])('rejects %s', (_label, values, expected) => {
     const message = renderError(values);
@@ -84,7 +95,11 @@ describe('values.schema.json', () => {
   it('accepts every value in its documented range', () => {
     expect(() =>
       render({
-        replicaCount: 1,
+        replicaCount: 0,
+        podLabels: { team: 'web', 'example.com/cost-centre': 'A-1_2.b', empty: '' },
+        extraVolumes: [{ name: 'scratch', emptyDir: {} }],
+        extraVolumeMounts: [{ name: 'scratch', mountPath: '/tmp/scratch' }],
+        ingress: { enabled: true, hosts: [{ paths: [{ path: '/', pathType: 'Prefix' }] }] },
         podDisruptionBudget: { minAvailable: null, maxUnavailable: '50%' },
         image: { tag: 'v1.2.3_rc-4' },
         app: {
@@ -99,6 +114,14 @@ describe('values.schema.json', () => {
         minReadySeconds: 10,
       }),
     ).not.toThrow();
+    for (const repository of [
+      'meridian',
+      'registry.example.com:5000/team/meridian',
+      'ghcr.io/example/meridian_web',
+      '198.18.0.1:5000/a.b/c-d',
+    ]) {
+      expect(() => render({ image: { repository } }), repository).not.toThrow();
+    }
   });
 });
 
