@@ -20,7 +20,7 @@ export const RENDERER_NICENESS = 10;
  * more through a flood of renders on Node 24, for about a third more renders a second than
  * bytecode and Sparkplug give (docs/performance.md); the renderer is the bounded, shed path.
  */
-export const RENDERER_V8_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=1', '--no-maglev', '--no-turbofan'];
+const RENDERER_V8_FLAGS = ['--max-old-space-size=64', '--max-semi-space-size=1', '--no-maglev', '--no-turbofan'];
 /** Restarts back off from this, doubling up to RESTART_MAX_MS while the renderer keeps dying young. */
 const RESTART_MIN_MS = 250;
 const RESTART_MAX_MS = 8000;
