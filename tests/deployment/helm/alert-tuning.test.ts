@@ -108,6 +108,16 @@ describe('per-alert tuning through prometheusRule.alerts', () => {
     expect(byDefault.match(/>= \d+/g)).toEqual(['>= 50', '>= 3']);
   });
 
+  it("sets the burn-rate alerts' minimum of failed requests, in each of their long windows", () => {
+    const alerts = alertsOf({ MeridianErrorBudgetFastBurn: { minErrors: 25 }, MeridianErrorBudgetSlowBurn: { minErrors: 40 } });
+    const guards = (expr: unknown) =>
+      [...String(expr).matchAll(/status_code=~"5\.\."\}\[(\w+)\]\)\) >= (\d+)/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(guards(alerts.MeridianErrorBudgetFastBurn!.expr)).toEqual(['1h 25', '6h 25']);
+    expect(guards(alerts.MeridianErrorBudgetSlowBurn!.expr)).toEqual(['3d 40']);
+    // The default: 10.
+    expect(guards(alertsOf({}).MeridianErrorBudgetFastBurn!.expr)).toEqual(['1h 10', '6h 10']);
+  });
+
   it('ends every summary naming the release and its namespace, its own summary included', () => {
     const alerts = alertsOf({ MeridianRolloutStuck: { annotations: { summary: 'Two builds serve' } } });
 
