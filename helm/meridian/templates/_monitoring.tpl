@@ -108,3 +108,15 @@ the Prometheus Operator's AlertmanagerConfig takes them ({name, value, matchType
 {{- end }}
 {{- toYaml $matchers }}
 {{- end }}
+
+{{/*
+Argo Rollouts' rollout_info of the release's Rollout in phase `.phase`, one series per
+namespace and name. Its controller exports it per Rollout; scraped as a target of the
+controller's own namespace, the Rollout's `namespace` arrives as `exported_namespace`, and as
+`namespace` where the scrape honors labels: both are matched.
+*/}}
+{{- define "meridian.rolloutInPhase" -}}
+{{- $rollout := printf "name=%q, phase=%q" (include "meridian.fullname" .context) .phase }}
+{{- $namespace := include "meridian.namespace" .context }}
+{{- printf "max by (namespace, name) (\n  label_replace(rollout_info{exported_namespace=%q, %s}, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\")\n  or\n  rollout_info{namespace=%q, %s}\n)" $namespace $rollout $namespace $rollout }}
+{{- end }}

@@ -73,3 +73,60 @@ describe('MeridianCanaryAborted', () => {
     expect(result.status, result.output).toBe(0);
   });
 });
+
+describe('MeridianRolloutStuck under canary', () => {
+  const rolloutGroup = (strategyValues: Record<string, unknown>) =>
+    (find(render(strategyValues), 'PrometheusRule').spec as { groups: RuleGroup[] }).groups.filter(
+      (group) => group.name === 'meridian.rollout',
+    );
+  // Two builds serving for 40 minutes.
+  const builds = ['a', 'b'].map((build) => ({
+    series: `meridian_build_info{job="web-meridian-metrics", namespace="site", instance="${build}", build_id="${build}"}`,
+    values: '1x40',
+  }));
+  const stuckAt35m = (groups: RuleGroup[], series: { series: string; values: string }[], expected: unknown[]) =>
+    promtool([
+      'test',
+      'rules',
+      yamlFile({
+        rule_files: [yamlFile({ groups })],
+        evaluation_interval: '1m',
+        tests: [
+          {
+            interval: '1m',
+            input_series: [...builds, ...series],
+            alert_rule_test: [{ eval_time: '35m', alertname: 'MeridianRolloutStuck', exp_alerts: expected }],
+          },
+        ],
+      }),
+    ]);
+  const STUCK = [
+    {
+      exp_labels: { severity: 'warning', job: 'web-meridian-metrics', namespace: 'site' },
+      exp_annotations: {
+        summary: '2 Meridian builds have been serving together for 30 minutes (release web in site)',
+        description:
+          'In site, job web-meridian-metrics, pods report more than one build_id in meridian_build_info for over 30 minutes: a rollout is stuck half-way.',
+      },
+    },
+  ];
+
+  it.each<[string, { series: string; values: string }[], unknown[]]>([
+    [
+      'stays silent while the Rollout is paused: the canary waits for a person on purpose',
+      [info(`${CONTROLLER}, name="web-meridian"`, 'Paused')],
+      [],
+    ],
+    ['fires while it progresses', [info(`${CONTROLLER}, name="web-meridian"`, 'Progressing')], STUCK],
+    ["fires while another release's Rollout is paused", [info(`${CONTROLLER}, name="other-meridian"`, 'Paused')], STUCK],
+  ])('%s', (_case, series, expected) => {
+    const result = stuckAt35m(rolloutGroup(values), series, expected);
+    expect(result.status, result.output).toBe(0);
+  });
+
+  it('fires on two builds whatever Argo says, without canary', () => {
+    const plain = rolloutGroup({ serviceMonitor: { enabled: true }, prometheusRule: { enabled: true } });
+    const result = stuckAt35m(plain, [info(`${CONTROLLER}, name="web-meridian"`, 'Paused')], STUCK);
+    expect(result.status, result.output).toBe(0);
+  });
+});
