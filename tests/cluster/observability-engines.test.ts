@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
 import { freePort } from '../../tools/lib/ports.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
 import { startAlertmanager, startJaeger } from '../../tools/observability-engines.mjs';
+import { ALERTMANAGER_FILE } from '../deployment/support/alertmanager';
 
 // The engines of the game day, built from their pinned Go modules and run on
 // loopback: each does its one job end to end here, before any fault is injected.
@@ -48,6 +50,57 @@ describe('the game day engines, built from their Go modules', () => {
     } finally {
       await alertmanager.stop();
       await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  test("Alertmanager, on the chart's files/alertmanager.yaml, inhibits each rule's target within its release and nowhere else", async () => {
+    const alertmanager = await startAlertmanager({
+      dir: path.join(dir, 'alertmanager-file'),
+      port: await freePort(),
+      config: parse(readFileSync(ALERTMANAGER_FILE, 'utf8')),
+    });
+    const alert = (alertname: string, severity: string, job = 'meridian', extra: Record<string, string> = {}) => ({
+      labels: { alertname, severity, job, namespace: 'site', ...extra },
+      annotations: { summary: alertname },
+    });
+    // Each fault's alerts as Prometheus sends them; the lag of another release has no latency alert beside it.
+    const sent = [
+      alert('MeridianDown', 'critical'),
+      alert('MeridianTargetDown', 'warning', 'meridian', { instance: '198.18.0.2:9464' }),
+      alert('MeridianErrorBudgetFastBurn', 'critical', 'burning'),
+      alert('MeridianErrorBudgetSlowBurn', 'warning', 'burning'),
+      alert('MeridianLatencyP99High', 'warning', 'starved'),
+      alert('MeridianEventLoopLagHigh', 'warning', 'starved', { instance: '198.18.0.3:9464' }),
+      alert('MeridianEventLoopLagHigh', 'warning', 'lagging', { instance: '198.18.0.4:9464' }),
+    ];
+    try {
+      const posted = await fetch(`${alertmanager.url}/api/v2/alerts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sent),
+      });
+      expect(posted.status).toBe(200);
+      type Listed = { labels: Record<string, string>; status: { state: string } };
+      const states = await waitFor(
+        'the alerts listed',
+        async () => {
+          const listed = (await (await fetch(`${alertmanager.url}/api/v2/alerts`)).json()) as Listed[];
+          if (listed.length < sent.length) throw new Error(`${listed.length} listed`);
+          return Object.fromEntries(listed.map(({ labels, status }) => [`${labels.job} ${labels.alertname}`, status.state]));
+        },
+        { timeoutMs: 30_000 },
+      );
+      expect(states).toEqual({
+        'meridian MeridianDown': 'active',
+        'meridian MeridianTargetDown': 'suppressed',
+        'burning MeridianErrorBudgetFastBurn': 'active',
+        'burning MeridianErrorBudgetSlowBurn': 'suppressed',
+        'starved MeridianLatencyP99High': 'active',
+        'starved MeridianEventLoopLagHigh': 'suppressed',
+        'lagging MeridianEventLoopLagHigh': 'active',
+      });
+    } finally {
+      await alertmanager.stop();
     }
   });
 
