@@ -50,7 +50,7 @@ export function canaryValues({ prometheusAddress, analysis = {} }) {
           initialDelay: '20s',
           window: '90s',
           inconclusiveLimit: 3,
-          errorRatio: { maxIncrease: 0.01, minRequests: 100 },
+          errorRatio: { minRequests: 100 },
           // A canary's first pods answer slower while Node warms up, on a busy machine.
           latencyP95: { maxIncreaseSeconds: 0.5, minRequests: 100 },
           clientFailures: { maxIncreasePerPageView: 0.05, minPageViews: 1 },

@@ -160,6 +160,18 @@ describe('the canary analysis', () => {
     expect(lcp?.provider.prometheus.query).toMatch(/meridian_page_loads_total[^\n]*>= 11\n$/);
   });
 
+  it('derives the 5xx tolerance from the availability objective, 14.4 times its budget, unless it is set as a share', () => {
+    const tolerance = (values: Record<string, unknown>, analysis: Record<string, unknown> = {}) => {
+      const [errors] = metricsOf(render({ ...canary(analysis), ...values }));
+      return /<= ([0-9.]+)$/.exec(errors!.successCondition)?.[1];
+    };
+    expect(tolerance({})).toBe('0.0144');
+    expect(tolerance({ prometheusRule: { availabilityObjective: 0.99 } })).toBe('0.144');
+    expect(tolerance({ prometheusRule: { availabilityObjective: 0.9995 } })).toBe('0.0072');
+    expect(tolerance({}, { errorRatio: { maxBudgetBurn: 6 } })).toBe('0.006');
+    expect(tolerance({}, { errorRatio: { maxIncrease: 0.02 } })).toBe('0.02');
+  });
+
   it('makes a measurement without data meet neither condition (inconclusive), never a pass', () => {
     for (const metric of metricsOf(render(canary()))) {
       // Argo Rollouts counts a measurement meeting neither condition inconclusive (utils/evaluate).
