@@ -79,6 +79,7 @@ describe('monitoring objects', () => {
         if (
           [
             'MeridianLatencyP99High',
+            'MeridianTrafficDrop',
             'MeridianClientLocaleLoadFailureBurst',
             'MeridianClientManifestFetchFailureBurst',
             'MeridianChunkReloadBlocked',
