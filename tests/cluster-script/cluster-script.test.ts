@@ -1,13 +1,15 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { clusterRunning } from '../../tools/cluster/bring-up.mjs';
 import { installArgoRolloutsCrds } from '../../tools/cluster/custom-resources.mjs';
 import { clusterImages } from '../../tools/cluster/images.mjs';
-import { CONTAINERD_NAMESPACE, NETWORK, PATHS, PORTS, STATE_DIR } from '../../tools/cluster/layout.mjs';
-import { clusterIpSets } from '../../tools/cluster/node-network.mjs';
-import { isAlive } from '../../tools/cluster/processes.mjs';
+import { kubectl } from '../../tools/cluster/kubectl.mjs';
+import { clusterNodes, CONTAINERD_NAMESPACE, NETWORK, NODE_NAME, PATHS, PORTS, STATE_DIR } from '../../tools/cluster/layout.mjs';
+import { clusterIpSets, workerNamespaces } from '../../tools/cluster/node-network.mjs';
+import { componentName, NODE_COMPONENTS } from '../../tools/cluster/components.mjs';
+import { isAlive, runningPid } from '../../tools/cluster/processes.mjs';
 import { ensureBinaries } from '../../tools/cluster-binaries.mjs';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { PINS } from '../../tools/pins.mjs';
@@ -61,11 +63,16 @@ async function leftovers(podLinks: string[] = []) {
   const chains = (await shell('iptables-save; ip6tables-save')).stdout.split('\n').filter((line) => /^:(KUBE|CNI|MERIDIAN)-/.test(line));
   const links = (await linkNames()).filter((name) => name === NETWORK.nodeBridge || name === NETWORK.podBridge || podLinks.includes(name));
   const processes = processesNaming(`${STATE_DIR}/`);
-  const cgroups = readdirSync('/sys/fs/cgroup').filter((hierarchy) => existsSync(`/sys/fs/cgroup/${hierarchy}/kubepods`));
-  return { mounts, chains, ipSets: clusterIpSets(), links, processes, cgroups, stateDir: existsSync(STATE_DIR) };
+  const cgroups = readdirSync('/sys/fs/cgroup').flatMap((hierarchy) =>
+    readdirSync(`/sys/fs/cgroup/${hierarchy}`)
+      .filter((name) => name === 'kubepods' || name.startsWith(`${NODE_NAME}-`))
+      .map((name) => `${hierarchy}/${name}`),
+  );
+  const namespaces = workerNamespaces();
+  return { mounts, chains, ipSets: clusterIpSets(), links, processes, cgroups, namespaces, stateDir: existsSync(STATE_DIR) };
 }
 
-const NOTHING_LEFT = { mounts: [], chains: [], ipSets: [], links: [], processes: [], cgroups: [], stateDir: false };
+const NOTHING_LEFT = { mounts: [], chains: [], ipSets: [], links: [], processes: [], cgroups: [], namespaces: [], stateDir: false };
 
 const sysctl = (key: string) => readFileSync(`/proc/sys/${key}`, 'utf8').trim();
 
@@ -114,7 +121,7 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     }
     // Pods' packets to anything outside 198.18.0.0/15 are dropped before routing.
     expect((await shell('iptables -t raw -S MERIDIAN-POD-EGRESS')).stdout).toContain(
-      '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/24 ! -d 198.18.0.0/15 -j DROP',
+      '-A MERIDIAN-POD-EGRESS -s 198.18.64.0/18 ! -d 198.18.0.0/15 -j DROP',
     );
   });
 
@@ -240,3 +247,180 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(await leftovers()).toEqual(NOTHING_LEFT);
   });
 });
+
+/** What `from` (a pod) gets from `url` within 3 s: the status, or the error's code. */
+async function fetchFrom(from: string, url: string): Promise<string> {
+  const script = `fetch(${JSON.stringify(url)}, { redirect: 'manual', signal: AbortSignal.timeout(3000) }).then((r) => console.log(r.status), (e) => console.log(e.cause?.code ?? e.name))`;
+  const { stdout } = await kubectl(['exec', from, '--', 'node', '-e', script]);
+  return stdout.trim();
+}
+
+/** Every pod's answer from every pod's address, as `from -> to: outcome` lines. */
+async function reachability(pods: { name: string; ip: string }[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const from of pods)
+    for (const to of pods) lines.push(`${from.name} -> ${to.name}: ${await fetchFrom(from.name, `http://${to.ip}:3000/`)}`);
+  return lines;
+}
+
+describe.skipIf(foreignCluster)('npm run cluster:up -- --nodes 3', () => {
+  const nodes = clusterNodes(3);
+  const pods = nodes.map((node) => ({ name: `web-${node.index}`, node }));
+
+  afterAll(async () => {
+    await clusterDown();
+  });
+
+  test('--nodes takes a whole number from 1 to 8, with up alone; anything else is a usage error that starts nothing', async () => {
+    for (const command of [
+      'up --nodes 0',
+      'up --nodes 9',
+      'up --nodes two',
+      'up --nodes 1.5',
+      "up --nodes ''",
+      'up --nodes=-1',
+      'down --nodes 3',
+    ]) {
+      const { code, stdout, stderr } = await shell(`node scripts/cluster.mjs ${command}`);
+      expect(code, command).toBe(2);
+      expect(stdout, command).toBe('');
+      expect(stderr, command).toMatch(/^cluster: .*\n\nUsage: npm run cluster:up \[-- --nodes <n>\]/);
+    }
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  });
+
+  test('three nodes, each with its own name, address, zone and network namespace for its kubelet, runtime, kube-proxy and kube-router', async () => {
+    const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up -- --nodes 3)" && kubectl get nodes -o json');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('cluster: 3 nodes Ready');
+    const listed = (JSON.parse(stdout) as { items: NodeObject[] }).items.map((node) => ({
+      name: node.metadata.name,
+      address: node.status.addresses.find((address) => address.type === 'InternalIP')?.address,
+      zone: node.metadata.labels['topology.kubernetes.io/zone'],
+      ready: node.status.conditions.find((condition) => condition.type === 'Ready')?.status,
+    }));
+    expect(listed).toEqual([
+      { name: 'meridian-node', address: '198.18.0.1', zone: 'zone-a', ready: 'True' },
+      { name: 'meridian-node-1', address: '198.18.0.2', zone: 'zone-b', ready: 'True' },
+      { name: 'meridian-node-2', address: '198.18.0.3', zone: 'zone-a', ready: 'True' },
+    ]);
+    const namespaceOf = (pid: number | null) => (pid ? readlinkSync(`/proc/${pid}/ns/net`) : 'not running');
+    const byNode = nodes.map(
+      (node) => new Set(NODE_COMPONENTS.map((component) => namespaceOf(runningPid(componentName(component, node))))),
+    );
+    // One namespace per node, shared by its four components; the first node's is the machine's.
+    expect(byNode.map((set) => set.size)).toEqual([1, 1, 1]);
+    expect(new Set(byNode.flatMap((set) => [...set])).size).toBe(3);
+    expect([...(byNode[0] ?? [])]).toEqual([readlinkSync('/proc/self/ns/net')]);
+    expect(workerNamespaces()).toEqual(['mrdn-n1', 'mrdn-n2']);
+  });
+
+  test('cluster:up reuses the three nodes, and refuses to change their number in one line', async () => {
+    const reused = await shell('npm run --silent cluster:up');
+    expect(reused.code, reused.stderr).toBe(0);
+    expect(reused.stderr).toContain('cluster: reusing the cluster running from');
+    const resized = await shell('npm run --silent cluster:up -- --nodes 2');
+    expect(resized.code).toBe(1);
+    expect(resized.stdout).toBe('');
+    expect(resized.stderr.trim()).toBe(
+      `cluster: a cluster of 3 nodes runs from ${STATE_DIR}; stop it with \`npm run cluster:down\` to start one of 2`,
+    );
+  });
+
+  test("cluster:image copies an image into every node's containerd", async () => {
+    const { code, stderr } = await shell('npm run --silent cluster:image -- meridian:cluster-a');
+    expect(code, stderr).toBe(0);
+    const binaries = ensureBinaries(() => {});
+    for (const node of nodes) expect(await clusterImages(binaries, node), node.name).toContain('docker.io/library/meridian:cluster-a');
+  });
+
+  test('pods on every node reach each other and Services by name; NetworkPolicy holds across nodes; every node answers on its NodePorts', async () => {
+    for (const { name, node } of pods) {
+      await kubectl([
+        'run',
+        name,
+        '--image=meridian:cluster-a',
+        '--image-pull-policy=Never',
+        `--labels=app=web,node=${node.index}`,
+        `--overrides=${JSON.stringify({ spec: { nodeName: node.name } })}`,
+      ]);
+    }
+    await kubectl(['wait', '--for=condition=Ready', 'pod', ...pods.map(({ name }) => name), '--timeout=120s']);
+    const placed = await Promise.all(
+      pods.map(async ({ name }) => {
+        const { stdout } = await kubectl(['get', 'pod', name, '-o', 'jsonpath={.status.podIP}']);
+        return { name, ip: stdout.trim() };
+      }),
+    );
+    // Each pod in its node's range: 198.18.64.0/24 on the first, 198.18.65.0/24 on the second...
+    expect(placed.map(({ ip }) => ip.split('.').slice(0, 3).join('.'))).toEqual(
+      nodes.map((node) => node.podCidr.split('.').slice(0, 3).join('.')),
+    );
+    expect(await reachability(placed)).toEqual(placed.flatMap((from) => placed.map((to) => `${from.name} -> ${to.name}: 200`)));
+
+    // By name, through CoreDNS (on whichever node it runs) and kube-proxy, from every node.
+    await kubectl(['expose', 'pod', 'web-2', '--port=80', '--target-port=3000', '--name=web-2']);
+    await waitFor(
+      "every node's kube-proxy to serve the new Service",
+      async () => {
+        const answers = await Promise.all(placed.map(({ name }) => fetchFrom(name, 'http://web-2.default.svc.cluster.local/')));
+        expect(answers).toEqual(['200', '200', '200']);
+      },
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+
+    // The first and last nodes' pods admit only pods labelled access=granted: the middle one's.
+    await kubectl(['label', 'pod', 'web-1', 'access=granted']);
+    const policy = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'granted-only', namespace: 'default' },
+      spec: {
+        podSelector: { matchExpressions: [{ key: 'node', operator: 'In', values: ['0', '2'] }] },
+        policyTypes: ['Ingress'],
+        ingress: [{ from: [{ podSelector: { matchLabels: { access: 'granted' } } }] }],
+      },
+    };
+    await kubectl(['apply', '-f', '-'], { input: JSON.stringify(policy) });
+    const ip = (name: string) => placed.find((pod) => pod.name === name)?.ip;
+    await waitFor(
+      "every node's kube-router to enforce the policy",
+      async () => {
+        expect({
+          granted: [await fetchFrom('web-1', `http://${ip('web-0')}:3000/`), await fetchFrom('web-1', `http://${ip('web-2')}:3000/`)],
+          refused: [await fetchFrom('web-2', `http://${ip('web-0')}:3000/`), await fetchFrom('web-0', `http://${ip('web-2')}:3000/`)],
+        }).toEqual({ granted: ['200', '200'], refused: ['ECONNREFUSED', 'ECONNREFUSED'] });
+      },
+      { timeoutMs: 60_000, intervalMs: 1000 },
+    );
+
+    // A NodePort answers on every node's address (and the first node's loopback), wherever its pod runs.
+    await kubectl(['expose', 'pod', 'web-1', '--type=NodePort', '--port=80', '--target-port=3000', '--name=web-1-nodeport']);
+    const { stdout: nodePort } = await kubectl(['get', 'service', 'web-1-nodeport', '-o', 'jsonpath={.spec.ports[0].nodePort}']);
+    const addresses = ['127.0.0.1', ...nodes.map((node) => node.address)];
+    const status = (address: string) =>
+      fetch(`http://${address}:${nodePort.trim()}/`, { redirect: 'manual', signal: AbortSignal.timeout(5000) }).then(
+        (response) => response.status,
+        (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.name,
+      );
+    await waitFor(
+      "every node's kube-proxy to open the NodePort",
+      async () => expect(await Promise.all(addresses.map(status))).toEqual(addresses.map(() => 200)),
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+  });
+
+  test("cluster:down removes every node's processes, namespace, cgroups, interfaces and state", async () => {
+    const pids = recordedPids();
+    expect(pids.length).toBe(4 + 3 * NODE_COMPONENTS.length);
+    const { code, stderr } = await clusterDown();
+    expect(code, stderr).toBe(0);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+  });
+});
+
+interface NodeObject {
+  metadata: { name: string; labels: Record<string, string> };
+  status: { addresses: { type: string; address: string }[]; conditions: { type: string; status: string }[] };
+}

@@ -13,7 +13,8 @@ import { run } from '../lib/command.mjs';
 import { PINS } from '../pins.mjs';
 import { crdFiles } from './custom-resources.mjs';
 import { kubectl } from './kubectl.mjs';
-import { CONTAINERD_NAMESPACE, PATHS } from './layout.mjs';
+import { importArchive } from './images.mjs';
+import { PATHS } from './layout.mjs';
 import { writeBinaryImage } from './oci-image.mjs';
 
 export const ARGO_NAMESPACE = 'argo-rollouts';
@@ -69,15 +70,7 @@ export async function installArgoRollouts(log) {
       archive,
     });
     log(`argo-rollouts: importing ${ARGO_IMAGE}`);
-    await run(builtBinary(binaries, 'ctr'), [
-      '--address',
-      PATHS.containerdSocket,
-      '--namespace',
-      CONTAINERD_NAMESPACE,
-      'images',
-      'import',
-      archive,
-    ]);
+    await importArchive(binaries, archive);
     writeFileSync(path.join(work, 'kustomization.yaml'), JSON.stringify(kustomization(work)));
     await kubectl(['create', 'namespace', ARGO_NAMESPACE, '--dry-run=client', '--output=json']).then(({ stdout }) =>
       kubectl(['apply', '-f', '-'], { input: stdout }),

@@ -2,24 +2,37 @@
 // comment for every one that is not a default (the spirit of "Kubernetes the Hard Way").
 import path from 'node:path';
 import { builtBinary } from '../cluster-binaries.mjs';
-import { CONFIG_FILES } from './config-files.mjs';
+import { configFiles } from './config-files.mjs';
 import { kubeconfigPath } from './kubeconfig.mjs';
 import { NETWORK, NODE_NAME, PATHS, PORTS } from './layout.mjs';
-import { pkiFiles } from './pki.mjs';
+import { kubeletCertificates, pkiFiles } from './pki.mjs';
+
+/** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
 const ca = () => pkiFiles('ca').cert;
 
-/** The components in start order; cluster:down stops them in the reverse one. */
-export const COMPONENT_NAMES = [
-  'etcd',
-  'kube-apiserver',
-  'kube-controller-manager',
-  'kube-scheduler',
-  'containerd',
-  'kubelet',
-  'kube-proxy',
-  'kube-router',
-];
+/** The control plane's components in start order, on the first node. */
+const CONTROL_PLANE = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'];
+/** Every node's own components in start order. */
+export const NODE_COMPONENTS = ['containerd', 'kubelet', 'kube-proxy', 'kube-router'];
+
+/**
+ * The process name of a node's component: the first node's keep their plain names.
+ * @param {string} component @param {ClusterNode} node
+ */
+export function componentName(component, { index, name }) {
+  return index === 0 ? component : `${component}@${name}`;
+}
+
+/**
+ * Every component's process name in start order (the control plane, then each node's);
+ * cluster:down stops them in the reverse one.
+ * @param {ClusterNode[]} nodes
+ */
+export function componentNames(nodes) {
+  return [...CONTROL_PLANE, ...nodes.flatMap((node) => NODE_COMPONENTS.map((component) => componentName(component, node)))];
+}
+
 const flags = (/** @type {Record<string, string | number>} */ entries) =>
   Object.entries(entries).map(([name, value]) => `--${name}=${value}`);
 
@@ -28,7 +41,7 @@ const flags = (/** @type {Record<string, string | number>} */ entries) =>
  * @param {Record<string, string>} binaries by name (tools/cluster-binaries.mjs)
  * @returns {Component[]}
  */
-export function components(binaries) {
+export function controlPlaneComponents(binaries) {
   const bin = (/** @type {string} */ name) => builtBinary(binaries, name);
   const etcdServer = pkiFiles('etcd-server');
   const etcdClient = pkiFiles('apiserver-etcd-client');
@@ -117,31 +130,52 @@ export function components(binaries) {
       }),
       health: { url: `https://127.0.0.1:${PORTS.scheduler}/healthz` },
     },
+  ];
+}
+
+/**
+ * A node's components (containerd, the kubelet, kube-proxy, kube-router) in start order.
+ * Those of a node with a network namespace of its own run in it (`nsenter --net`, so
+ * they share the machine's mounts, where the kubelet and containerd meet); its
+ * kube-router's chains are looked for there too.
+ * @param {Record<string, string>} binaries by name (tools/cluster-binaries.mjs)
+ * @param {ClusterNode} node
+ * @returns {Component[]}
+ */
+export function nodeComponents(binaries, node) {
+  const bin = (/** @type {string} */ name) => builtBinary(binaries, name);
+  const files = configFiles(node);
+  const inNamespace = (/** @type {string[]} */ command) =>
+    node.netns ? ['nsenter', `--net=/run/netns/${node.netns}`, '--', ...command] : command;
+  /** @type {Component[]} */
+  const list = [
     {
       name: 'containerd',
       binary: bin('containerd'),
-      args: flags({ config: CONFIG_FILES.containerd }),
+      args: flags({ config: files.containerd }),
       // Our shim first on its PATH, before any Docker's containerd left in /usr/bin.
       env: { PATH: `${path.dirname(bin('containerd-shim-runc-v2'))}:${process.env.PATH}` },
-      health: { command: [bin('ctr'), '--address', PATHS.containerdSocket, 'version'] },
+      health: { command: [bin('ctr'), '--address', node.paths.containerdSocket, 'version'] },
     },
     {
       name: 'kubelet',
       binary: bin('kubelet'),
       args: flags({
-        config: CONFIG_FILES.kubelet,
-        kubeconfig: kubeconfigPath('kubelet-client'),
-        'root-dir': PATHS.kubeletRoot,
-        'hostname-override': NODE_NAME,
-        'node-ip': NETWORK.nodeAddress,
+        config: files.kubelet,
+        kubeconfig: kubeconfigPath(kubeletCertificates(node).client),
+        'root-dir': node.paths.kubeletRoot,
+        'hostname-override': node.name,
+        'node-ip': node.address,
+        // A kubelet may set labels under topology.kubernetes.io/ on its own Node (NodeRestriction allows it).
+        'node-labels': `topology.kubernetes.io/zone=${node.zone}`,
       }),
-      health: { url: `http://127.0.0.1:${PORTS.kubeletHealthz}/healthz` },
+      health: { url: `http://${node.address}:${PORTS.kubeletHealthz}/healthz` },
     },
     {
       name: 'kube-proxy',
       binary: bin('kube-proxy'),
-      args: flags({ config: CONFIG_FILES.kubeProxy }),
-      health: { url: `http://127.0.0.1:${PORTS.kubeProxyHealthz}/livez` },
+      args: flags({ config: files.kubeProxy }),
+      health: { url: `http://${node.address}:${PORTS.kubeProxyHealthz}/livez` },
     },
     {
       // NetworkPolicy, enforced with iptables and ipset; a host process like kube-proxy,
@@ -156,7 +190,7 @@ export function components(binaries) {
         'run-service-proxy': 'false',
         'run-firewall': 'true',
         // The node whose pods it guards, by the kubelet's name for it (the machine's host name is not).
-        'hostname-override': NODE_NAME,
+        'hostname-override': node.name,
         // Traffic to Service addresses is let through its INPUT chain; policies apply once
         // kube-proxy has translated it to a pod.
         'service-cluster-ip-range': NETWORK.serviceCidr,
@@ -166,10 +200,14 @@ export function components(binaries) {
       }),
       // It reads its node's address from the Node object, which the kubelet registers.
       afterNodeReady: true,
-      health: { command: ['iptables', '-t', 'filter', '-n', '-L', 'KUBE-ROUTER-FORWARD'] },
+      health: { command: inNamespace(['iptables', '-t', 'filter', '-n', '-L', 'KUBE-ROUTER-FORWARD']) },
     },
   ];
+  return list.map((component) => {
+    const [binary = '', ...args] = inNamespace([component.binary, ...component.args]);
+    return { ...component, name: componentName(component.name, node), binary, args };
+  });
 }
 
-/** Every component's kubeconfig identity: its client certificate's name. */
-export const KUBECONFIG_IDENTITIES = ['admin', 'controller-manager', 'scheduler', 'kubelet-client', 'kube-proxy', 'kube-router'];
+/** Every component's kubeconfig identity but the kubelets' (one per node): its client certificate's name. */
+export const KUBECONFIG_IDENTITIES = ['admin', 'controller-manager', 'scheduler', 'kube-proxy', 'kube-router'];

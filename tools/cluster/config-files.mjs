@@ -2,40 +2,45 @@
 // Each non-default setting carries the reason this machine needs it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CNI_BIN_DIR, NETWORK, NODE_NAME, PATHS, PORTS, RUNC, SYSTEM_IMAGES } from './layout.mjs';
+import { CNI_BIN_DIR, NETWORK, PORTS, RUNC, SYSTEM_IMAGES } from './layout.mjs';
 import { kubeconfigPath } from './kubeconfig.mjs';
-import { pkiFiles } from './pki.mjs';
+import { kubeletCertificates, pkiFiles } from './pki.mjs';
 
-export const CONFIG_FILES = {
-  containerd: path.join(PATHS.config, 'containerd.toml'),
-  kubelet: path.join(PATHS.config, 'kubelet.json'),
-  kubeProxy: path.join(PATHS.config, 'kube-proxy.json'),
-  cni: path.join(PATHS.cniConfig, '10-meridian.conflist'),
-};
+/** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
-/** containerd 2 (config version 3), alone in the state folder beside Docker's own containerd. */
-function containerdConfig() {
+/** A node's configuration files. @param {ClusterNode} node */
+export function configFiles({ paths }) {
+  return {
+    containerd: path.join(paths.config, 'containerd.toml'),
+    kubelet: path.join(paths.config, 'kubelet.json'),
+    kubeProxy: path.join(paths.config, 'kube-proxy.json'),
+    cni: path.join(paths.cniConfig, '10-meridian.conflist'),
+  };
+}
+
+/** containerd 2 (config version 3), alone in the node's state folder beside Docker's own containerd. @param {ClusterNode} node */
+function containerdConfig({ paths }) {
   return `version = 3
-root = ${JSON.stringify(PATHS.containerdRoot)}
-state = ${JSON.stringify(PATHS.containerdState)}
+root = ${JSON.stringify(paths.containerdRoot)}
+state = ${JSON.stringify(paths.containerdState)}
 # NRI would claim /var/run/nri; nothing here uses it.
 disabled_plugins = ['io.containerd.nri.v1.nri']
 
 [grpc]
-  address = ${JSON.stringify(PATHS.containerdSocket)}
+  address = ${JSON.stringify(paths.containerdSocket)}
 
 [ttrpc]
-  address = ${JSON.stringify(`${PATHS.containerdSocket}.ttrpc`)}
+  address = ${JSON.stringify(`${paths.containerdSocket}.ttrpc`)}
 
 [plugins.'io.containerd.internal.v1.opt']
-  path = ${JSON.stringify(path.join(PATHS.containerdRoot, 'opt'))}
+  path = ${JSON.stringify(path.join(paths.containerdRoot, 'opt'))}
 
 [plugins.'io.containerd.cri.v1.images']
   snapshotter = 'overlayfs'
   [plugins.'io.containerd.cri.v1.images'.registry]
     # Every registry resolves to a closed port on the node: no pull ever looks up or
     # reaches an outside host (images are imported; a pod naming another fails at once).
-    config_path = ${JSON.stringify(PATHS.registryHosts)}
+    config_path = ${JSON.stringify(paths.registryHosts)}
   [plugins.'io.containerd.cri.v1.images'.pinned_images]
     # No registry is reachable: the sandbox image is built here and imported.
     sandbox = ${JSON.stringify(SYSTEM_IMAGES.pause)}
@@ -49,20 +54,24 @@ disabled_plugins = ['io.containerd.nri.v1.nri']
   restrict_oom_score_adj = true
   [plugins.'io.containerd.cri.v1.runtime'.cni]
     bin_dirs = [${JSON.stringify(CNI_BIN_DIR)}]
-    conf_dir = ${JSON.stringify(PATHS.cniConfig)}
+    conf_dir = ${JSON.stringify(paths.cniConfig)}
   [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
     runtime_type = 'io.containerd.runc.v2'
     [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
       BinaryName = ${JSON.stringify(RUNC)}
       # runc's own state beside containerd's, not in /run/containerd where Docker's runc keeps its.
-      Root = ${JSON.stringify(path.join(PATHS.containerdState, 'runc'))}
+      Root = ${JSON.stringify(path.join(paths.containerdState, 'runc'))}
       # No systemd as PID 1 on these machines: cgroupfs, as the kubelet.
       SystemdCgroup = false
 `;
 }
 
-/** One bridge for the pods, addresses from host-local, forwarding let through, port mappings by portmap. */
-function cniConfig() {
+/**
+ * One bridge for the node's pods (in its network namespace), addresses from host-local
+ * in the node's range, forwarding let through, port mappings by portmap.
+ * @param {ClusterNode} node
+ */
+function cniConfig({ podCidr, paths }) {
   return {
     cniVersion: '1.0.0',
     name: 'meridian',
@@ -77,9 +86,9 @@ function cniConfig() {
         hairpinMode: true,
         ipam: {
           type: 'host-local',
-          ranges: [[{ subnet: NETWORK.podCidr }]],
+          ranges: [[{ subnet: podCidr }]],
           routes: [{ dst: '0.0.0.0/0' }],
-          dataDir: PATHS.cniIpam,
+          dataDir: paths.cniIpam,
         },
       },
       // A Docker engine on the same machine sets FORWARD's policy to DROP; this accepts
@@ -90,23 +99,28 @@ function cniConfig() {
   };
 }
 
-function kubeletConfig() {
+/** @param {ClusterNode} node */
+function kubeletConfig(node) {
   const ca = pkiFiles('ca').cert;
-  const serving = pkiFiles('kubelet-server');
+  const serving = pkiFiles(kubeletCertificates(node).serving);
   return {
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
     authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: ca } },
     authorization: { mode: 'Webhook' },
-    address: NETWORK.nodeAddress,
+    address: node.address,
     port: PORTS.kubelet,
-    healthzBindAddress: '127.0.0.1',
+    // On the node's address, where cluster:up (in the machine's namespace) reaches every node's.
+    healthzBindAddress: node.address,
     healthzPort: PORTS.kubeletHealthz,
     tlsCertFile: serving.cert,
     tlsPrivateKeyFile: serving.key,
-    containerRuntimeEndpoint: `unix://${PATHS.containerdSocket}`,
+    containerRuntimeEndpoint: `unix://${node.paths.containerdSocket}`,
     // No systemd as PID 1: cgroupfs, matching containerd's runc options.
     cgroupDriver: 'cgroupfs',
+    // Every node's kubelet runs on this one machine: each keeps its pods under a cgroup of
+    // its own (the first node at the root, as a lone node does).
+    cgroupRoot: node.cgroupRoot,
     // These machines run cgroup v1 (cgroup2 only at /sys/fs/cgroup/unified), and the
     // machine's own supervisor lives in the v1 memory hierarchy, so it cannot move to
     // v2. Kubernetes 1.35 still runs on v1 when told to; it is why the pin is 1.35.
@@ -118,7 +132,7 @@ function kubeletConfig() {
     // The host's resolver is outside the addresses test traffic may reach; pods with
     // dnsPolicy Default get no upstream rather than that one.
     resolvConf: '',
-    podLogsDir: PATHS.podLogs,
+    podLogsDir: node.paths.podLogs,
     // A shared test disk may be fuller than a real node's; evicting test pods for it
     // would fail the run for a reason outside the chart.
     evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
@@ -131,21 +145,24 @@ function kubeletConfig() {
   };
 }
 
-function kubeProxyConfig() {
+/** @param {ClusterNode} node */
+function kubeProxyConfig(node) {
+  // The first node shares the machine's namespace: its NodePorts also answer on loopback
+  // (tests reach Services at 127.0.0.1:<nodePort>). Every node's answer on its own
+  // address; never on the machine's external interface.
+  const inMachineNamespace = node.netns === null;
   return {
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
     kind: 'KubeProxyConfiguration',
     clientConnection: { kubeconfig: kubeconfigPath('kube-proxy') },
     mode: 'iptables',
-    hostnameOverride: NODE_NAME,
-    clusterCIDR: NETWORK.podCidr,
-    bindAddress: '127.0.0.1',
-    healthzBindAddress: `127.0.0.1:${PORTS.kubeProxyHealthz}`,
-    metricsBindAddress: `127.0.0.1:${PORTS.kubeProxyMetrics}`,
-    // NodePorts answer on loopback (tests reach Services at 127.0.0.1:<nodePort>) and
-    // on the node's own bridge address; never on the machine's external interface.
-    nodePortAddresses: ['127.0.0.0/8', `${NETWORK.nodeAddress}/32`],
-    iptables: { localhostNodePorts: true },
+    hostnameOverride: node.name,
+    clusterCIDR: NETWORK.clusterPodCidr,
+    bindAddress: node.address,
+    healthzBindAddress: `${node.address}:${PORTS.kubeProxyHealthz}`,
+    metricsBindAddress: `${node.address}:${PORTS.kubeProxyMetrics}`,
+    nodePortAddresses: inMachineNamespace ? ['127.0.0.0/8', `${node.address}/32`] : [`${node.address}/32`],
+    iptables: { localhostNodePorts: inMachineNamespace },
     // Leave the machine's conntrack table size and timeouts as they are (as kind does):
     // they are shared with everything else on it.
     conntrack: { maxPerCore: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
@@ -154,16 +171,19 @@ function kubeProxyConfig() {
 
 const json = (/** @type {unknown} */ value) => `${JSON.stringify(value, null, 2)}\n`;
 
-/** containerd's hosts.toml for every registry (`_default`): a closed port on the node's address. */
-function registryHosts() {
-  return `server = "http://${NETWORK.nodeAddress}:1"\n[host."http://${NETWORK.nodeAddress}:1"]\n  capabilities = ["pull", "resolve"]\n`;
+/** containerd's hosts.toml for every registry (`_default`): a closed port on the node's address. @param {ClusterNode} node */
+function registryHosts({ address }) {
+  return `server = "http://${address}:1"\n[host."http://${address}:1"]\n  capabilities = ["pull", "resolve"]\n`;
 }
 
-export function writeConfigFiles() {
-  for (const dir of [PATHS.config, PATHS.cniConfig, path.join(PATHS.registryHosts, '_default')]) mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(PATHS.registryHosts, '_default', 'hosts.toml'), registryHosts());
-  writeFileSync(CONFIG_FILES.containerd, containerdConfig());
-  writeFileSync(CONFIG_FILES.cni, json(cniConfig()));
-  writeFileSync(CONFIG_FILES.kubelet, json(kubeletConfig()));
-  writeFileSync(CONFIG_FILES.kubeProxy, json(kubeProxyConfig()));
+/** @param {ClusterNode} node */
+export function writeConfigFiles(node) {
+  const { paths } = node;
+  const files = configFiles(node);
+  for (const dir of [paths.config, paths.cniConfig, path.join(paths.registryHosts, '_default')]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(paths.registryHosts, '_default', 'hosts.toml'), registryHosts(node));
+  writeFileSync(files.containerd, containerdConfig(node));
+  writeFileSync(files.cni, json(cniConfig(node)));
+  writeFileSync(files.kubelet, json(kubeletConfig(node)));
+  writeFileSync(files.kubeProxy, json(kubeProxyConfig(node)));
 }

@@ -1,12 +1,15 @@
-// The node's network: a bridge holding the node's address, the kernel switches a
+// The nodes' network: a bridge holding the first node's address, a network namespace
+// joined to it for every other node, routes to each node's pods, the kernel switches a
 // Kubernetes node needs, a fence that keeps pods' traffic inside 198.18.0.0/15, and on
-// the way down the removal of every interface, iptables chain and ip set the cluster made
-// (kube-proxy's and kube-router's KUBE-*, the CNI plugins' CNI-*, our MERIDIAN-*) and the
-// kernel settings put back as they were.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// the way down the removal of every namespace, interface, iptables chain and ip set the
+// cluster made (kube-proxy's and kube-router's KUBE-*, the CNI plugins' CNI-*, our
+// MERIDIAN-*) and the kernel settings put back as they were.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSync, succeeds } from '../lib/command.mjs';
 import { NETWORK, PATHS, PORTS } from './layout.mjs';
+
+/** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
 /** @param {string[]} args */
 function ip(args) {
@@ -66,11 +69,12 @@ const POD_FENCE = 'MERIDIAN-POD-EGRESS';
 /**
  * Pods may reach only addresses in 198.18.0.0/15 (the node, pods, Services, the tests'
  * other hosts): their packets to anything else are dropped before routing, so no pod
- * can reach the machine's network or its resolver.
+ * can reach the machine's network or its resolver. Every other node routes through the
+ * first one, so this one fence holds for all pods.
  */
 function fencePods() {
   runSync('iptables-restore', ['--noflush'], {
-    input: `*raw\n:${POD_FENCE} - [0:0]\n-A ${POD_FENCE} -s ${NETWORK.podCidr} ! -d ${NETWORK.testBlock} -j DROP\n-I PREROUTING 1 -j ${POD_FENCE}\nCOMMIT\n`,
+    input: `*raw\n:${POD_FENCE} - [0:0]\n-A ${POD_FENCE} -s ${NETWORK.clusterPodCidr} ! -d ${NETWORK.testBlock} -j DROP\n-I PREROUTING 1 -j ${POD_FENCE}\nCOMMIT\n`,
   });
 }
 
@@ -88,10 +92,34 @@ function apiServerOnLoopback() {
   });
 }
 
+const NODE_FORWARD = 'MERIDIAN-NODE-FORWARD';
+
+/**
+ * What crosses the first node on its way between the nodes: whatever its bridge carries
+ * from one other node to another (their pods, their NodePorts' masqueraded traffic), and
+ * what it routes to its own pods from the nodes and their pods. A Docker engine on the
+ * machine sets FORWARD's policy to DROP, so it is accepted here, after every other chain:
+ * the first node's kube-router, inserted first, has already applied the NetworkPolicies
+ * of its pods, and every other node applies its own in its namespace.
+ */
+function forwardBetweenNodes() {
+  const pods = NETWORK.clusterPodCidr;
+  const rules = [
+    `-i ${NETWORK.nodeBridge} -o ${NETWORK.nodeBridge} -j ACCEPT`,
+    `-s ${NETWORK.nodeAddress}/${NETWORK.nodePrefix} -d ${pods} -j ACCEPT`,
+    `-s ${pods} -d ${pods} -j ACCEPT`,
+  ];
+  runSync('iptables-restore', ['--noflush'], {
+    input: `*filter\n:${NODE_FORWARD} - [0:0]\n${rules.map((rule) => `-A ${NODE_FORWARD} ${rule}\n`).join('')}-A FORWARD -j ${NODE_FORWARD}\nCOMMIT\n`,
+  });
+}
+
+/** The first node's, in the machine's own network namespace. */
 export function setUpNodeNetwork() {
   saveSysctls();
   for (const [key, value] of Object.entries(SYSCTLS)) writeFileSync(`/proc/sys/${key}`, value);
   fencePods();
+  forwardBetweenNodes();
   apiServerOnLoopback();
   if (!linkExists(NETWORK.nodeBridge)) ip(['link', 'add', NETWORK.nodeBridge, 'type', 'bridge']);
   const address = `${NETWORK.nodeAddress}/${NETWORK.nodePrefix}`;
@@ -99,6 +127,41 @@ export function setUpNodeNetwork() {
     ip(['addr', 'add', address, 'dev', NETWORK.nodeBridge]);
   }
   ip(['link', 'set', NETWORK.nodeBridge, 'up']);
+}
+
+/** @param {ClusterNode} node @param {string[]} args */
+function ipIn(node, args) {
+  ip(['-n', /** @type {string} */ (node.netns), ...args]);
+}
+
+/**
+ * A node after the first: its own network namespace, joined to the first node's bridge
+ * by a veth (the machine's end named after the namespace), holding the node's address,
+ * routed to the machine through the first node, and to each other node's pods through
+ * that node; the machine's namespace routes to its pods the same way.
+ * @param {ClusterNode} node @param {ClusterNode[]} nodes all the cluster's
+ */
+export function setUpWorkerNetwork(node, nodes) {
+  const netns = /** @type {string} */ (node.netns);
+  ip(['netns', 'add', netns]);
+  ip(['link', 'add', netns, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', netns]);
+  ip(['link', 'set', netns, 'master', NETWORK.nodeBridge, 'up']);
+  ipIn(node, ['link', 'set', 'lo', 'up']);
+  ipIn(node, ['addr', 'add', `${node.address}/${NETWORK.nodePrefix}`, 'dev', 'eth0']);
+  ipIn(node, ['link', 'set', 'eth0', 'up']);
+  ipIn(node, ['route', 'add', 'default', 'via', NETWORK.nodeAddress]);
+  for (const other of nodes) {
+    if (other.index !== 0 && other.index !== node.index) ipIn(node, ['route', 'add', other.podCidr, 'via', other.address]);
+  }
+  ip(['route', 'replace', node.podCidr, 'via', node.address]);
+  // The namespace's own switches (a new namespace starts with forwarding off).
+  for (const [key, value] of Object.entries(SYSCTLS))
+    runSync('ip', ['netns', 'exec', netns, 'sysctl', '-q', '-w', `${key.replaceAll('/', '.')}=${value}`]);
+}
+
+/** The network namespaces of the nodes after the first (`mrdn-n<i>`). */
+export function workerNamespaces() {
+  return existsSync('/run/netns') ? readdirSync('/run/netns').filter((name) => /^mrdn-n\d+$/.test(name)) : [];
 }
 
 const OURS = /^(KUBE|CNI|MERIDIAN)-/;
@@ -157,11 +220,13 @@ export function clusterIpSets() {
 }
 
 /**
- * Removes the bridges, every iptables chain and then every ip set the cluster made (no rule
+ * Removes the nodes' namespaces, the bridges, every iptables chain and then every ip set the cluster made (no rule
  * refers to a set once the chains are gone) and puts the kernel settings back; harmless
  * when there is nothing to remove.
  */
 export function tearDownNodeNetwork() {
+  // A namespace goes with its interfaces, routes, chains and ip sets, and the machine's veth end.
+  for (const netns of workerNamespaces()) ip(['netns', 'delete', netns]);
   removeChains('iptables');
   removeChains('ip6tables');
   for (const set of clusterIpSets()) runSync('ipset', ['destroy', set], { check: false });

@@ -4,7 +4,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSync } from '../lib/command.mjs';
-import { NETWORK, NODE_NAME, PATHS } from './layout.mjs';
+import { NETWORK, PATHS } from './layout.mjs';
+
+/** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
 /** Short-lived on purpose: a cluster lives for one test run or one afternoon. */
 const VALID_DAYS = '30';
@@ -40,13 +42,30 @@ const CERTIFICATES = [
   { name: 'admin', subject: '/O=system:masters/CN=meridian-admin', usage: 'clientAuth' },
   { name: 'controller-manager', subject: '/CN=system:kube-controller-manager', usage: 'clientAuth' },
   { name: 'scheduler', subject: '/CN=system:kube-scheduler', usage: 'clientAuth' },
-  // The Node authorizer and NodeRestriction admit a kubelet by this exact identity.
-  { name: 'kubelet-client', subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
-  { name: 'kubelet-server', subject: `/CN=${NODE_NAME}`, usage: 'serverAuth', altNames: [`IP:${NETWORK.nodeAddress}`, `DNS:${NODE_NAME}`] },
   { name: 'kube-proxy', subject: '/CN=system:kube-proxy', usage: 'clientAuth' },
   // Bound to what it reads by cluster:up's RBAC (addons.mjs): no built-in role covers it.
   { name: 'kube-router', subject: '/CN=meridian:kube-router', usage: 'clientAuth' },
 ];
+
+/**
+ * The names of a node's kubelet certificates: the first node's keep the names they had
+ * when the cluster had one node.
+ * @param {ClusterNode} node
+ */
+export function kubeletCertificates({ index, name }) {
+  const suffix = index === 0 ? '' : `-${name}`;
+  return { client: `kubelet-client${suffix}`, serving: `kubelet-server${suffix}` };
+}
+
+/** @param {ClusterNode} node */
+function kubeletCertificateRequests(node) {
+  const names = kubeletCertificates(node);
+  return [
+    // The Node authorizer and NodeRestriction admit a kubelet by this exact identity.
+    { name: names.client, subject: `/O=system:nodes/CN=system:node:${node.name}`, usage: 'clientAuth' },
+    { name: names.serving, subject: `/CN=${node.name}`, usage: 'serverAuth', altNames: [`IP:${node.address}`, `DNS:${node.name}`] },
+  ];
+}
 
 /** Paths of a certificate and its key in the PKI folder. @param {string} name */
 export function pkiFiles(name) {
@@ -78,8 +97,8 @@ function newKeyArgs(name) {
   ];
 }
 
-/** Writes the CA, every certificate and the service-account signing key. */
-export function writePki() {
+/** Writes the CA, every certificate (the kubelets' of `nodes`) and the service-account signing key. @param {ClusterNode[]} nodes */
+export function writePki(nodes) {
   mkdirSync(PATHS.pki, { recursive: true, mode: 0o700 });
   const config = path.join(PATHS.pki, 'openssl.cnf');
   writeFileSync(config, OPENSSL_CONFIG);
@@ -96,7 +115,7 @@ export function writePki() {
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  for (const { name, subject, usage, altNames } of CERTIFICATES) {
+  for (const { name, subject, usage, altNames } of [...CERTIFICATES, ...nodes.flatMap(kubeletCertificateRequests)]) {
     const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
     if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
     openssl([

@@ -5,8 +5,9 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { runSync, succeeds } from '../lib/command.mjs';
-import { COMPONENT_NAMES } from './components.mjs';
-import { CONTAINERD_NAMESPACE, PATHS, STATE_DIR } from './layout.mjs';
+import { componentName, componentNames, NODE_COMPONENTS } from './components.mjs';
+import { CONTAINERD_NAMESPACE, NODE_NAME, STATE_DIR } from './layout.mjs';
+import { recordedNodes } from './node-count.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
 import { recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
 
@@ -28,14 +29,17 @@ function processesWhere(file, test) {
   return pids;
 }
 
-/** Every container of every pod: the kubelet (cgroupfs driver) puts them under /kubepods. */
+/** The cgroup folders the nodes' kubelets (cgroupfs driver) keep pods under: /kubepods, and /<node>/kubepods after the first node. */
+const POD_CGROUPS = new RegExp(`:/(${NODE_NAME}-\\d+/)?kubepods(/|$)`, 'm');
+
+/** Every container of every pod on every node. */
 function podProcesses() {
-  return processesWhere('cgroup', (text) => /:\/kubepods(\/|$)/m.test(text));
+  return processesWhere('cgroup', (text) => POD_CGROUPS.test(text));
 }
 
-/** containerd's shims outlive it (they are daemons); ours name our socket. */
+/** containerd's shims outlive it (they are daemons); ours name a socket in the state folder. */
 function shimProcesses() {
-  return processesWhere('cmdline', (text) => text.includes('containerd-shim') && text.includes(PATHS.containerdSocket));
+  return processesWhere('cmdline', (text) => text.includes('containerd-shim') && text.includes(`${STATE_DIR}/`));
 }
 
 /** @param {number[]} pids */
@@ -48,11 +52,12 @@ async function killAll(pids) {
  * binary), so each shim exits cleanly and removes its socket from /run/containerd/s,
  * a folder containerd shares with Docker's.
  */
-function deleteContainerdTasks() {
-  const pid = runningPid('containerd');
+/** @param {import('./layout.mjs').ClusterNode} node */
+function deleteContainerdTasks(node) {
+  const pid = runningPid(componentName('containerd', node));
   if (!pid) return;
   const ctr = path.join(path.dirname(readlinkSync(`/proc/${pid}/exe`)), 'ctr');
-  const args = ['--address', PATHS.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, '--timeout', '10s'];
+  const args = ['--address', node.paths.containerdSocket, '--namespace', CONTAINERD_NAMESPACE, '--timeout', '10s'];
   const tasks = runSync(ctr, [...args, 'tasks', 'list', '--quiet'], { check: false, timeoutMs: 15_000 });
   for (const id of tasks.stdout.split('\n').filter(Boolean)) {
     runSync(ctr, [...args, 'tasks', 'delete', '--force', id], { check: false, timeoutMs: 15_000 });
@@ -85,9 +90,13 @@ function removeCgroupTree(dir) {
   }
 }
 
+/** The first node's /kubepods and every other node's cgroup root, in every hierarchy. */
 function removePodCgroups() {
   const root = '/sys/fs/cgroup';
-  for (const hierarchy of readdirSync(root)) removeCgroupTree(path.join(root, hierarchy, 'kubepods'));
+  for (const hierarchy of readdirSync(root)) {
+    const nodeRoots = readdirSync(path.join(root, hierarchy)).filter((name) => name.startsWith(`${NODE_NAME}-`));
+    for (const name of ['kubepods', ...nodeRoots]) removeCgroupTree(path.join(root, hierarchy, name));
+  }
 }
 
 /** The kubelet links every container log into /var/log/containers, whatever its pod log folder. */
@@ -104,21 +113,28 @@ function removeContainerLogLinks() {
   }
 }
 
-/**
- * The reverse of the start order: the node agents first (up to containerd), so
- * nothing restarts a pod; then the pods, the runtime, the control plane.
- */
-const STOP_ORDER = [...COMPONENT_NAMES].reverse();
-const AGENTS = STOP_ORDER.slice(0, STOP_ORDER.indexOf('containerd'));
-const RUNTIME_AND_CONTROL_PLANE = STOP_ORDER.slice(AGENTS.length);
+/** Every node's agents (the kubelet, kube-proxy, kube-router), by process name. @param {import('./layout.mjs').ClusterNode[]} nodes */
+function agentNames(nodes) {
+  const agents = NODE_COMPONENTS.filter((component) => component !== 'containerd');
+  return nodes.flatMap((node) => agents.map((component) => componentName(component, node)));
+}
 
-/** @param {(line: string) => void} log */
+/**
+ * The reverse of the start order: every node's agents first, so nothing restarts a
+ * pod; then the pods, the runtimes, the control plane.
+ * @param {(line: string) => void} log
+ */
 export async function clusterDown(log) {
   const found = existsSync(STATE_DIR) || recordedProcesses().some((name) => runningPid(name)) || podProcesses().length > 0;
-  for (const name of AGENTS) await stopProcess(name);
-  deleteContainerdTasks();
+  const nodes = recordedNodes();
+  const agents = agentNames(nodes);
+  for (const name of [...agents].reverse()) await stopProcess(name);
+  for (const node of nodes) deleteContainerdTasks(node);
   await killAll(podProcesses());
-  for (const name of RUNTIME_AND_CONTROL_PLANE) await stopProcess(name);
+  for (const name of componentNames(nodes)
+    .reverse()
+    .filter((name) => !agents.includes(name)))
+    await stopProcess(name);
   await killAll(shimProcesses());
   for (const name of recordedProcesses()) await stopProcess(name);
   unmountAll();

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBinaries } from '../cluster-binaries.mjs';
-import { importDockerImages } from '../cluster/images.mjs';
-import { CONTAINERD_NAMESPACE, PATHS } from '../cluster/layout.mjs';
+import { ctrArgs, importDockerImages } from '../cluster/images.mjs';
+import { recordedNodes } from '../cluster/node-count.mjs';
 import { run } from '../lib/command.mjs';
 
 /**
@@ -109,13 +109,5 @@ export async function removeFaultImages({ images, local }) {
   if (!local) return;
   const { ctr } = ensureBinaries(() => {}, ['containerd']);
   const refs = images.map(containerdName);
-  await run(/** @type {string} */ (ctr), [
-    '--address',
-    PATHS.containerdSocket,
-    '--namespace',
-    CONTAINERD_NAMESPACE,
-    'images',
-    'rm',
-    ...refs,
-  ]).catch(() => {});
+  for (const node of recordedNodes()) await run(/** @type {string} */ (ctr), ctrArgs(node, ['images', 'rm', ...refs])).catch(() => {});
 }
