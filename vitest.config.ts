@@ -74,7 +74,7 @@ export default defineConfig({
           ...onTheCluster,
           name: 'cluster',
           include: ['tests/cluster/**/*.test.ts'],
-          exclude: ['tests/cluster/canary-*.test.ts'],
+          exclude: ['tests/cluster/canary-*.test.ts', 'tests/cluster/nodes/**'],
           sequence: { groupOrder: 2 },
         },
       },
@@ -101,6 +101,21 @@ export default defineConfig({
           testTimeout: 600_000,
           hookTimeout: 600_000,
           sequence: { groupOrder: 4 },
+        },
+      },
+      {
+        // Node-shaped disruptions on a cluster of three nodes in two zones, after the cluster
+        // script tests have stopped the one-node cluster: each file starts its own and stops it.
+        extends: true,
+        test: {
+          environment: 'node',
+          setupFiles: ['tests/cluster/support/keep-component-logs.ts'],
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          name: 'cluster-nodes',
+          include: ['tests/cluster/nodes/**/*.test.ts'],
+          sequence: { groupOrder: 5 },
         },
       },
       {

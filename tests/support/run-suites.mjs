@@ -106,8 +106,8 @@ console.log(goToolsExit === 0 ? 'built' : `the background build failed (exit ${g
 // neither delay the other suites nor compete with their load tests for the CPUs.
 outcomes.push(
   vitest(
-    'cluster tests (vitest: tests/cluster, its canary files, tests/cluster-script; a local Kubernetes)',
-    ['cluster', 'cluster-canary', 'cluster-script'],
+    'cluster tests (vitest: tests/cluster, its canary files, tests/cluster-script, its node files; a local Kubernetes)',
+    ['cluster', 'cluster-canary', 'cluster-script', 'cluster-nodes'],
     'cluster-report.json',
   ),
 );

@@ -63,9 +63,10 @@ const helmApply = (canary) => (canary ? ['--wait=legacy', '--server-side=false']
  * `--wait=legacy`, since its default waiter (kstatus) never sees an Argo Rollout as ready, and
  * `--server-side=false`, since server-side apply refuses to take back the stable and canary
  * Services' selectors, which Argo Rollouts edits.
- * @param {ReleaseRef & { valuesFile: string, tag: string, chart?: string, canary?: boolean }} options
+ * `wait: false` leaves out the wait, for a release whose pods are meant to stay Pending.
+ * @param {ReleaseRef & { valuesFile: string, tag: string, chart?: string, canary?: boolean, wait?: boolean }} options
  */
-export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR, canary = false }) {
+export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_DIR, canary = false, wait = true }) {
   return [
     'upgrade',
     '--install',
@@ -74,7 +75,7 @@ export function deployArgs({ release, namespace, valuesFile, tag, chart = CHART_
     '--namespace',
     namespace,
     '--create-namespace',
-    ...helmApply(canary),
+    ...(wait ? helmApply(canary) : []),
     '--timeout',
     TIMEOUT,
     '--values',

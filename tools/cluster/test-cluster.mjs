@@ -15,12 +15,14 @@ import { importDockerImages } from './images.mjs';
 import { clusterDown } from './teardown.mjs';
 
 /**
- * Prepares the cluster; resolves with whether this call started it and the teardown that
- * stops what it started (the cluster, the Docker engine). On failure the components' logs
- * are kept in test-reports/cluster/ and what was started is stopped.
+ * Prepares the cluster (of `nodes` nodes; one unless told); resolves with whether this
+ * call started it and the teardown that stops what it started (the cluster, the Docker
+ * engine). On failure the components' logs are kept in test-reports/cluster/ and what was
+ * started is stopped.
  * @param {(line: string) => void} log
+ * @param {{ nodes?: number }} [options]
  */
-export async function prepareTestCluster(log) {
+export async function prepareTestCluster(log, { nodes } = {}) {
   ensureBrowser();
   const engine = await ensureDockerEngine();
   // One already running is someone's to keep; one started here (even half-way) is stopped.
@@ -31,7 +33,7 @@ export async function prepareTestCluster(log) {
   };
   try {
     const images = await buildAppImages(Object.values(CLUSTER_BUILDS), log);
-    const cluster = await clusterUp(log);
+    const cluster = await clusterUp(log, { nodes });
     started = cluster.started;
     await importDockerImages(cluster.binaries, images);
     await installCustomResourceDefinitions();

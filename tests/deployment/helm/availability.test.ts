@@ -111,6 +111,27 @@ describe('scheduling', () => {
     }
   });
 
+  it('makes every constraint a hard one with topologySpread.whenUnsatisfiable, and a constraint that says otherwise keeps its own', () => {
+    const strict = podSpecOf(render({ topologySpread: { whenUnsatisfiable: 'DoNotSchedule' } })).topologySpreadConstraints;
+    expect(strict?.map((constraint) => constraint.whenUnsatisfiable)).toEqual(['DoNotSchedule', 'DoNotSchedule']);
+    const mixed = podSpecOf(
+      render({
+        topologySpread: {
+          whenUnsatisfiable: 'DoNotSchedule',
+          constraints: [
+            { topologyKey: 'kubernetes.io/hostname', maxSkew: 1, whenUnsatisfiable: 'ScheduleAnyway' },
+            { topologyKey: 'topology.kubernetes.io/zone', maxSkew: 1 },
+          ],
+        },
+      }),
+    ).topologySpreadConstraints;
+    expect(mixed?.map((constraint) => constraint.whenUnsatisfiable)).toEqual(['ScheduleAnyway', 'DoNotSchedule']);
+  });
+
+  it.each([['Never'], [''], ['donotschedule'], [null]])('refuses topologySpread.whenUnsatisfiable %j', (value) => {
+    expect(renderError({ topologySpread: { whenUnsatisfiable: value } })).toContain('whenUnsatisfiable');
+  });
+
   it('drops the spread constraints when told to', () => {
     expect(podSpecOf(render({ topologySpread: { constraints: [] } })).topologySpreadConstraints).toBeUndefined();
   });

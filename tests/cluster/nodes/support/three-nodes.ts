@@ -1,0 +1,49 @@
+import { afterAll, beforeAll } from 'vitest';
+import { prepareTestCluster } from '../../../../tools/cluster/test-cluster.mjs';
+import { kubectl } from '../../../../tools/cluster/kubectl.mjs';
+import { clusterNodes } from '../../../../tools/cluster/layout.mjs';
+
+const log = (line: string) => console.log(`>>> ${line}`);
+
+/** The nodes of the node tests' cluster: two zones, zone-b's one node the second. */
+export const NODES = clusterNodes(3);
+
+/**
+ * A cluster of three nodes for this file's tests, prepared as the cluster suites' one
+ * (images, CRDs) and stopped after them when this file started it. The cluster project's
+ * one-node cluster is gone by then: the cluster script tests stop it before this project runs.
+ */
+export function threeNodeClusterForThisFile(): void {
+  let teardown: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ teardown } = await prepareTestCluster(log, { nodes: NODES.length }));
+  });
+  afterAll(async () => {
+    await teardown?.();
+  });
+}
+
+export interface PodPlacement {
+  name: string;
+  phase: string;
+  node: string | undefined;
+  zone: string | undefined;
+}
+
+/** Where each of the namespace's pods with `selector` runs (or waits), with its node's zone. */
+export async function podPlacements(namespace: string, selector: string): Promise<PodPlacement[]> {
+  const { stdout } = await kubectl(['get', 'pods', '--namespace', namespace, '--selector', selector, '-o', 'json']);
+  const pods = (
+    JSON.parse(stdout) as {
+      items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[];
+    }
+  ).items;
+  return pods
+    .filter((pod) => !pod.metadata.deletionTimestamp)
+    .map((pod) => ({
+      name: pod.metadata.name,
+      phase: pod.status.phase,
+      node: pod.spec.nodeName,
+      zone: NODES.find((node) => node.name === pod.spec.nodeName)?.zone,
+    }));
+}
