@@ -33,10 +33,11 @@ export const DETECTION_MS = CHECK_INTERVAL_MS * (CHECK_FALL + 1);
  *   the zero errors must come from the app's drain, not from the proxy.
  * - `forwardFor` (off for the rollout): `option forwardfor`, which appends the
  *   client's address to X-Forwarded-For as the compose stack's balancer does.
- * @param {{ port: number, servers: { name: string, port: number }[], statsSocket: string, forwardFor?: boolean }} options
+ * - A server is on loopback unless it names its `host` (a node's address, in front of its NodePort).
+ * @param {{ port: number, servers: { name: string, port: number, host?: string }[], statsSocket: string, forwardFor?: boolean }} options
  */
 export function haproxyConfig({ port, servers, statsSocket, forwardFor = false }) {
-  const serverLines = servers.map(({ name, port: serverPort }) => `  server ${name} 127.0.0.1:${serverPort} check`);
+  const serverLines = servers.map(({ name, port: serverPort, host = '127.0.0.1' }) => `  server ${name} ${host}:${serverPort} check`);
   return [
     'global',
     `  stats socket ${statsSocket} mode 600 level user`,

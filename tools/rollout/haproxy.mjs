@@ -49,7 +49,7 @@ async function serverStatuses(socketPath) {
  * Starts haproxy on `port` in front of `servers`, its config and stats socket
  * in `dir`. The config is checked first (`-c`), so a mistake in it fails with
  * haproxy's own message.
- * @param {{ dir: string, port: number, servers: { name: string, port: number }[], forwardFor?: boolean }} options
+ * @param {{ dir: string, port: number, servers: { name: string, port: number, host?: string }[], forwardFor?: boolean }} options
  */
 export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
   const configFile = path.join(dir, 'haproxy.cfg');

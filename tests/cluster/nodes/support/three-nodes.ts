@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { freePort } from '../../../../tools/lib/ports.mjs';
+import { startHaproxy } from '../../../../tools/rollout/haproxy.mjs';
 import { prepareTestCluster } from '../../../../tools/cluster/test-cluster.mjs';
 import { kubectl } from '../../../../tools/cluster/kubectl.mjs';
 import { clusterNodes } from '../../../../tools/cluster/layout.mjs';
@@ -46,4 +51,37 @@ export async function podPlacements(namespace: string, selector: string): Promis
       node: pod.spec.nodeName,
       zone: NODES.find((node) => node.name === pod.spec.nodeName)?.zone,
     }));
+}
+
+/**
+ * haproxy on a free loopback port in front of every node's NodePort, checking each
+ * node's `/readyz` through it, as a cloud load balancer in front of a NodePort Service.
+ */
+export async function balancerInFrontOfNodes(nodePort: number) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-node-balancer-'));
+  const balancer = await startHaproxy({
+    dir,
+    port: await freePort(),
+    servers: NODES.map((node) => ({ name: node.name, host: node.address, port: nodePort })),
+  });
+  for (const node of NODES) await balancer.waitUntilServing(node.name, 30_000);
+  return {
+    url: balancer.url,
+    statuses: balancer.statuses,
+    async stop() {
+      await balancer.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `work` with every node but `node` cordoned, so the pods it starts land there; uncordons them after. */
+export async function onlyOn<T>(node: string, work: () => Promise<T>): Promise<T> {
+  const others = NODES.map((each) => each.name).filter((name) => name !== node);
+  await kubectl(['cordon', ...others]);
+  try {
+    return await work();
+  } finally {
+    await kubectl(['uncordon', ...others]);
+  }
 }
