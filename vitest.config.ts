@@ -105,14 +105,11 @@ export default defineConfig({
       },
       {
         // Node-shaped disruptions on a cluster of three nodes in two zones, after the cluster
-        // script tests have stopped the one-node cluster: each file starts its own and stops it.
+        // script tests have stopped the one-node cluster: the first file starts it, the
+        // others reuse it, and the suite's global teardown stops it.
         extends: true,
         test: {
-          environment: 'node',
-          setupFiles: ['tests/cluster/support/keep-component-logs.ts'],
-          fileParallelism: false,
-          testTimeout: 600_000,
-          hookTimeout: 600_000,
+          ...onTheCluster,
           name: 'cluster-nodes',
           include: ['tests/cluster/nodes/**/*.test.ts'],
           sequence: { groupOrder: 5 },

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { beforeAll } from 'vitest';
+import { clusterRunning } from '../../../../tools/cluster/bring-up.mjs';
+import { recordedNodes } from '../../../../tools/cluster/node-count.mjs';
+import { clusterDown } from '../../../../tools/cluster/teardown.mjs';
 import { freePort } from '../../../../tools/lib/ports.mjs';
 import { startHaproxy } from '../../../../tools/rollout/haproxy.mjs';
 import { prepareTestCluster } from '../../../../tools/cluster/test-cluster.mjs';
@@ -15,16 +18,19 @@ export const NODES = clusterNodes(3);
 
 /**
  * A cluster of three nodes for this file's tests, prepared as the cluster suites' one
- * (images, CRDs) and stopped after them when this file started it. The cluster project's
- * one-node cluster is gone by then: the cluster script tests stop it before this project runs.
+ * (images, CRDs); the files of this project share it, and the suite's global teardown
+ * stops it. A one-node cluster the suite started makes way for it (the cluster script
+ * tests have usually stopped it already); one someone else runs is refused.
  */
 export function threeNodeClusterForThisFile(): void {
-  let teardown: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    ({ teardown } = await prepareTestCluster(log, { nodes: NODES.length }));
-  });
-  afterAll(async () => {
-    await teardown?.();
+    const size = recordedNodes().length;
+    if (size !== NODES.length && (await clusterRunning())) {
+      if (process.env.MERIDIAN_TEST_CLUSTER !== 'started')
+        throw new Error(`node tests: a cluster of ${size} node(s) not started by the tests runs; stop it with \`npm run cluster:down\``);
+      await clusterDown(log);
+    }
+    await prepareTestCluster(log, { nodes: NODES.length });
   });
 }
 
