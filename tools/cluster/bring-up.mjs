@@ -122,7 +122,7 @@ function makeCgroupRoot(node) {
  * @param {Record<string, string>} binaries @param {import('./layout.mjs').ClusterNode} node
  * @param {(line: string) => void} log
  */
-async function startNode(binaries, node, log) {
+export async function startNode(binaries, node, log) {
   let nodeReady = false;
   for (const component of nodeComponents(binaries, node)) {
     if (component.afterNodeReady && !nodeReady) {

@@ -267,3 +267,28 @@ The Secret holding the page-view token keys: the user's, or the one the chart cr
 {{- define "meridian.telemetryTokenSecret" -}}
 {{- .Values.app.telemetryTokenKeys.existingSecret | default (printf "%s-telemetry" (include "meridian.fullname" .)) }}
 {{- end }}
+
+{{/*
+The pods' tolerations: `tolerations`, and for a node that stops answering (unreachable) or
+reports itself not ready, a NoExecute toleration of nodeLossTolerationSeconds, so the pods
+of a lost node are replaced that long after Kubernetes marks it, instead of the 300 s
+Kubernetes gives pods that say nothing. A toleration of `tolerations` for either key (or
+for every key) wins; null leaves both to Kubernetes.
+*/}}
+{{- define "meridian.tolerations" -}}
+{{- $tolerations := .Values.tolerations | default list }}
+{{- if not (kindIs "invalid" .Values.nodeLossTolerationSeconds) }}
+{{- range $key := list "node.kubernetes.io/unreachable" "node.kubernetes.io/not-ready" }}
+{{- $covered := false }}
+{{- range $tolerations }}
+{{- if or (eq (.key | default "") $key) (and (not .key) (eq (.operator | default "") "Exists")) }}
+{{- $covered = true }}
+{{- end }}
+{{- end }}
+{{- if not $covered }}
+{{- $tolerations = append $tolerations (dict "key" $key "operator" "Exists" "effect" "NoExecute" "tolerationSeconds" (int $.Values.nodeLossTolerationSeconds)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- toYaml $tolerations }}
+{{- end }}

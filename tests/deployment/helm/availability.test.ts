@@ -136,11 +136,37 @@ describe('scheduling', () => {
     expect(podSpecOf(render({ topologySpread: { constraints: [] } })).topologySpreadConstraints).toBeUndefined();
   });
 
+  it('replaces the pods of a lost node after nodeLossTolerationSeconds, not Kubernetes’ 300 s', () => {
+    const lost = (seconds: number) =>
+      ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'].map((key) => ({
+        key,
+        operator: 'Exists',
+        effect: 'NoExecute',
+        tolerationSeconds: seconds,
+      }));
+    expect(podSpecOf(render()).tolerations).toEqual(lost(30));
+    expect(podSpecOf(render({ nodeLossTolerationSeconds: 90 })).tolerations).toEqual(lost(90));
+    expect(podSpecOf(render({ nodeLossTolerationSeconds: null })).tolerations).toBeUndefined();
+  });
+
+  it("keeps a toleration of `tolerations` for a lost node's taint, or for every taint, over nodeLossTolerationSeconds'", () => {
+    const own = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 };
+    expect(podSpecOf(render({ tolerations: [own] })).tolerations).toEqual([
+      own,
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+    ]);
+    expect(podSpecOf(render({ tolerations: [{ operator: 'Exists' }] })).tolerations).toEqual([{ operator: 'Exists' }]);
+  });
+
+  it.each([[-1], [3601], ['30'], [1.5]])('refuses nodeLossTolerationSeconds %j', (value) => {
+    expect(renderError({ nodeLossTolerationSeconds: value })).toContain('nodeLossTolerationSeconds');
+  });
+
   it('passes affinity, tolerations, nodeSelector and priority class through', () => {
     const podSpec = podSpecOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
 
     expect(podSpec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
-    expect(podSpec.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }]);
+    expect(podSpec.tolerations?.[0]).toEqual({ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' });
     expect(podSpec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.[0]?.weight).toBe(50);
     expect(podSpec.priorityClassName).toBe('web-critical');
   });
