@@ -3,6 +3,7 @@
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
 import { buildIdOfPage } from './answered-build.mjs';
+import { beaconEventTypes, routeBeacons } from './beacons.mjs';
 import { waitFor } from '../lib/wait.mjs';
 
 /**
@@ -24,25 +25,6 @@ async function nextDocumentText(page) {
 /** The English page's main navigation and the link the tab follows in it. */
 const ENGLISH_MENU = { navigation: 'Main', link: 'Rollouts' };
 
-/** Where pages send their beacons (TELEMETRY_ENDPOINT in src/shared/telemetry-events.ts). */
-const TELEMETRY_PATH = '/api/telemetry';
-
-/**
- * The events of a beacon's body, by type (a body that is not a batch: none).
- * @param {import('@playwright/test').Request} request
- */
-function beaconEvents(request) {
-  try {
-    return (
-      /** @type {{ events?: { type?: unknown }[] }} */ (JSON.parse(request.postDataBuffer()?.toString('utf8') ?? '')).events?.map((event) =>
-        String(event.type),
-      ) ?? []
-    );
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Opens `url` at 1280×800 (the header shows its menu) and records every
  * answer to the tab's polls, with the time it arrived, and every beacon it sent
@@ -59,16 +41,7 @@ export async function openTab(url, menu = ENGLISH_MENU) {
   const beacons = new Map();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const isBeacon = (/** @type {import('@playwright/test').Request} */ request) => new URL(request.url()).pathname === TELEMETRY_PATH;
-    // Routed through Playwright: an observer alone is not given a sendBeacon's body (a Blob), a route is.
-    await page.route(
-      (url) => url.pathname === TELEMETRY_PATH,
-      (route) => route.continue(),
-    );
-    page.on('request', (request) => {
-      if (!isBeacon(request)) return;
-      beacons.set(request, { at: Date.now(), events: beaconEvents(request), outcome: 'sent' });
-    });
+    await routeBeacons(page, (request) => beacons.set(request, { at: Date.now(), events: beaconEventTypes(request), outcome: 'sent' }));
     page.on('requestfinished', (request) => {
       const beacon = beacons.get(request);
       if (beacon) void request.response().then((response) => (beacon.outcome = `HTTP ${response?.status() ?? 'unknown'}`));

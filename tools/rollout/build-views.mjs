@@ -33,6 +33,9 @@ export async function buildsSeenBetween(prometheus, startMs, endMs) {
   return { seconds, mixedSeconds };
 }
 
+/** A PromQL range covering the time since `sinceMs`, in whole seconds. @param {number} sinceMs */
+const windowSince = (sinceMs) => `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;
+
 /**
  * How many `build_update_detected` beacons the app processes counted since
  * `sinceMs`, replaced processes included: a replaced process takes its counter
@@ -42,7 +45,7 @@ export async function buildsSeenBetween(prometheus, startMs, endMs) {
  * @param {number} sinceMs
  */
 export async function buildUpdatesReported(prometheus, sinceMs) {
-  const window = `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;
+  const window = windowSince(sinceMs);
   const [sample] = await prometheus.query(`sum(max_over_time(meridian_client_events_total{event="build_update_detected"}[${window}]))`);
   return sample ? Number(sample.value[1]) : 0;
 }
@@ -54,7 +57,7 @@ export async function buildUpdatesReported(prometheus, sinceMs) {
  * @param {number} sinceMs
  */
 export async function beaconOutcomes(prometheus, sinceMs) {
-  const window = `${Math.ceil((Date.now() - sinceMs) / 1000)}s`;
+  const window = windowSince(sinceMs);
   /** @param {string} metric @param {string} label */
   const byLabel = async (metric, label) =>
     Object.fromEntries(

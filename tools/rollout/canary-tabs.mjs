@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { buildIdOfPage } from './answered-build.mjs';
+import { beaconEventTypes, routeBeacons } from './beacons.mjs';
 
 /** Each locale's home page and the main navigation's link a tab follows in it. */
 export const PAGES = [
@@ -18,8 +19,6 @@ export const PAGES = [
 /** A script or manifest of the page that failed to load (the skew the canary must not cause). */
 const isPageFile = (/** @type {string} */ url) => url.includes('/_next/static/') || url.includes('/builds/meta/');
 
-/** Where pages send their beacons (TELEMETRY_ENDPOINT in src/shared/telemetry-events.ts). */
-const TELEMETRY_PATH = '/api/telemetry';
 /** The reports of a chunk that failed to load (src/freshness/chunk-recovery.ts). */
 const CHUNK_FAILURES = new Set(['chunk_reload', 'chunk_reload_blocked']);
 
@@ -39,19 +38,9 @@ async function watchPage(page) {
     /** @type {{ at: number, type: string }[]} */
     chunkFailures: [],
   };
-  // Routed through Playwright: an observer alone is not given a sendBeacon's body (a Blob), a route is.
-  await page.route(
-    (url) => url.pathname === TELEMETRY_PATH,
-    (route) => {
-      try {
-        const { events = [] } = JSON.parse(route.request().postDataBuffer()?.toString('utf8') ?? '{}');
-        for (const { type } of events) if (CHUNK_FAILURES.has(type)) watched.chunkFailures.push({ at: Date.now(), type });
-      } catch {
-        // Not a batch: nothing of a chunk in it.
-      }
-      return route.continue();
-    },
-  );
+  await routeBeacons(page, (request) => {
+    for (const type of beaconEventTypes(request)) if (CHUNK_FAILURES.has(type)) watched.chunkFailures.push({ at: Date.now(), type });
+  });
   page.on('requestfinished', (request) => {
     if (!request.isNavigationRequest() || request.frame() !== page.mainFrame() || !request.url().startsWith('http')) return;
     void request

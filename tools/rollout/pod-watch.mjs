@@ -6,7 +6,7 @@ const POLL_MS = 500;
 
 /**
  * What this module reads of a pod (the API server always sets these).
- * @typedef {{ spec: { containers: { image: string }[] } }} PodTemplate
+ * @typedef {{ spec: { containers: { image: string }[], nodeName?: string } }} PodTemplate
  * @typedef {PodTemplate & { metadata: { name: string, labels?: Record<string, string>, deletionTimestamp?: string }, status?: { conditions?: { type: string, status: string }[] } }} Pod
  */
 

@@ -9,12 +9,12 @@ import { powerOffNode, powerOnNode } from '../../../tools/cluster/node-power.mjs
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { CLUSTER_TARGETS, startReleasePrometheus } from '../../../tools/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../../tools/rollout/load-generator.mjs';
+import { balancerInFrontOfNodes } from '../../../tools/rollout/drain-scenario.mjs';
 import { trafficTotals } from '../../../tools/rollout/traffic-totals.mjs';
 import { installBuildA, readyPods } from '../support/releases';
-import { balancerInFrontOfNodes, NODES, podPlacements, threeNodeClusterForThisFile } from './support/three-nodes';
+import { NODES, podPlacements, threeNodeClusterForThisFile } from './support/three-nodes';
 
 const ref = { release: 'meridian', namespace: 'meridian-node-loss' };
-const WEB_PODS = 'app.kubernetes.io/instance=meridian,app.kubernetes.io/component=web';
 const NODE_PORT = 30092;
 const RATE_PER_SECOND = 60;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +58,7 @@ describe('a node lost under load', () => {
     });
     const dir = mkdtempSync(path.join(tmpdir(), 'meridian-node-loss-'));
     const prometheus = await startReleasePrometheus([ref], dir);
-    const balancer = await balancerInFrontOfNodes(NODE_PORT);
+    const balancer = await balancerInFrontOfNodes(NODES, NODE_PORT);
     let victim: ClusterNode | undefined;
     restore = async () => {
       await balancer.stop();
@@ -70,7 +70,7 @@ describe('a node lost under load', () => {
 
     // The spread (ScheduleAnyway, the default) puts a pod on each node as a rule; the
     // first node holds the control plane, so the lost one is the last other node with a pod.
-    const before = await podPlacements(ref.namespace, WEB_PODS);
+    const before = await podPlacements(ref);
     const lost = [...NODES].reverse().find((node) => node.netns && before.some((pod) => pod.node === node.name));
     if (!lost) throw new Error(`no pod on a node after the first: ${JSON.stringify(before)}`);
     const victimPod = before.find((pod) => pod.node === lost.name);
@@ -103,7 +103,7 @@ describe('a node lost under load', () => {
         if (seen.endpointGone === undefined && !(await endpointReady(victimIp.trim()))) seen.endpointGone = since();
         if (seen.recovered === undefined) {
           const ready = await readyPods(ref);
-          const placed = await podPlacements(ref.namespace, WEB_PODS);
+          const placed = await podPlacements(ref);
           const onVictim = placed.filter((pod) => pod.node === lost.name && ready.includes(pod.name));
           if (ready.length === 3 && onVictim.length === 0) seen.recovered = since();
         }
@@ -142,7 +142,7 @@ describe('a node lost under load', () => {
     log(`node loss: ${JSON.stringify(account)}`);
 
     expect(Object.keys(seen).sort()).toEqual(['alertFiring', 'balancerOut', 'endpointGone', 'nodeNotReady', 'powerCut', 'recovered']);
-    const after = await podPlacements(ref.namespace, WEB_PODS);
+    const after = await podPlacements(ref);
     expect(after.filter((pod) => pod.phase === 'Running' && pod.node !== lost.name)).toHaveLength(3);
     // Every failure falls between the power cut (a request sent in the second before may be
     // on its way when the power goes) and the endpoint's removal, plus the load generator's

@@ -16,7 +16,6 @@ import { waitFor } from '../../../tools/lib/wait.mjs';
 import { NODES, podPlacements, threeNodeClusterForThisFile, type PodPlacement } from './support/three-nodes';
 
 const ref = { release: 'meridian', namespace: 'meridian-spread' };
-const WEB_PODS = 'app.kubernetes.io/instance=meridian,app.kubernetes.io/component=web';
 const NODE_PORT = 30090;
 /** zone-b has one node: cordoned, it stands for a zone that is down while pods are placed. */
 const ZONE_B_NODE = NODES.find((node) => node.zone === 'zone-b')?.name ?? '';
@@ -42,31 +41,13 @@ async function installThree(whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway
   }
 }
 
-/** Pods waiting because the scheduler found no node for them (PodScheduled False, Unschedulable). */
-async function unschedulablePods(): Promise<string[]> {
-  const { stdout } = await kubectl([
-    'get',
-    'pods',
-    '--namespace',
-    ref.namespace,
-    '--selector',
-    WEB_PODS,
-    '-o',
-    'jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="PodScheduled")].reason}{"\\n"}{end}',
-  ]);
-  return stdout
-    .split('\n')
-    .filter((line) => line.endsWith(' Unschedulable'))
-    .map((line) => line.split(' ')[0] ?? '');
-}
-
 /** Every pod Running, with `count` pods; resolves with their placement. */
 async function allRunning(count: number): Promise<PodPlacement[]> {
   let placed: PodPlacement[] = [];
   await waitFor(
     `${count} web pods Running`,
     async () => {
-      placed = await podPlacements(ref.namespace, WEB_PODS);
+      placed = await podPlacements(ref);
       expect(placed.map((pod) => pod.phase)).toEqual(Array.from({ length: count }, () => 'Running'));
     },
     { timeoutMs: 180_000, intervalMs: 1000 },
@@ -103,11 +84,15 @@ describe('three replicas over two zones and three nodes', () => {
   test('while zone-b is down, DoNotSchedule runs only the pod zone-a may take and holds the others Pending; they start in zone-b once it is back', async () => {
     await kubectl(['cordon', ZONE_B_NODE]);
     await installThree('DoNotSchedule', { wait: false });
-    await waitFor('two pods the scheduler refuses to place', async () => expect((await unschedulablePods()).length).toBe(2), {
-      timeoutMs: 120_000,
-      intervalMs: 1000,
-    });
-    const during = await podPlacements(ref.namespace, WEB_PODS);
+    await waitFor(
+      'two pods the scheduler refuses to place',
+      async () => expect((await podPlacements(ref)).filter((pod) => pod.unschedulable)).toHaveLength(2),
+      {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+      },
+    );
+    const during = await podPlacements(ref);
     expect(during.filter((pod) => pod.node).map((pod) => pod.zone)).toEqual(['zone-a']);
     await kubectl(['uncordon', ZONE_B_NODE]);
     const after = await allRunning(3);
@@ -121,7 +106,7 @@ describe('three replicas over two zones and three nodes', () => {
     await installThree('ScheduleAnyway');
     const during = await allRunning(3);
     await kubectl(['uncordon', ZONE_B_NODE]);
-    const after = await podPlacements(ref.namespace, WEB_PODS);
+    const after = await podPlacements(ref);
     keep('schedule-anyway-zone-down', { during, after });
     expect(zones(during)).toEqual(['zone-a']);
     // Nothing moves a running pod: the spread comes back only with the next rollout.

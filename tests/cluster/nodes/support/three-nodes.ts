@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { beforeAll } from 'vitest';
 import { clusterRunning } from '../../../../tools/cluster/bring-up.mjs';
 import { recordedNodes } from '../../../../tools/cluster/node-count.mjs';
 import { clusterDown } from '../../../../tools/cluster/teardown.mjs';
-import { freePort } from '../../../../tools/lib/ports.mjs';
-import { startHaproxy } from '../../../../tools/rollout/haproxy.mjs';
 import { prepareTestCluster } from '../../../../tools/cluster/test-cluster.mjs';
 import { kubectl } from '../../../../tools/cluster/kubectl.mjs';
 import { clusterNodes } from '../../../../tools/cluster/layout.mjs';
@@ -39,14 +34,21 @@ export interface PodPlacement {
   phase: string;
   node: string | undefined;
   zone: string | undefined;
+  /** The scheduler found no node for it (PodScheduled False, Unschedulable). */
+  unschedulable: boolean;
 }
 
-/** Where each of the namespace's pods with `selector` runs (or waits), with its node's zone. */
-export async function podPlacements(namespace: string, selector: string): Promise<PodPlacement[]> {
+/** Where each web pod of the release runs (or waits), with its node's zone; terminating ones left out. */
+export async function podPlacements({ release, namespace }: { release: string; namespace: string }): Promise<PodPlacement[]> {
+  const selector = `app.kubernetes.io/instance=${release},app.kubernetes.io/component=web`;
   const { stdout } = await kubectl(['get', 'pods', '--namespace', namespace, '--selector', selector, '-o', 'json']);
   const pods = (
     JSON.parse(stdout) as {
-      items: { metadata: { name: string; deletionTimestamp?: string }; spec: { nodeName?: string }; status: { phase: string } }[];
+      items: {
+        metadata: { name: string; deletionTimestamp?: string };
+        spec: { nodeName?: string };
+        status: { phase: string; conditions?: { type: string; reason?: string }[] };
+      }[];
     }
   ).items;
   return pods
@@ -56,38 +58,8 @@ export async function podPlacements(namespace: string, selector: string): Promis
       phase: pod.status.phase,
       node: pod.spec.nodeName,
       zone: NODES.find((node) => node.name === pod.spec.nodeName)?.zone,
+      unschedulable: (pod.status.conditions ?? []).some(
+        (condition) => condition.type === 'PodScheduled' && condition.reason === 'Unschedulable',
+      ),
     }));
-}
-
-/**
- * haproxy on a free loopback port in front of every node's NodePort, checking each
- * node's `/readyz` through it, as a cloud load balancer in front of a NodePort Service.
- */
-export async function balancerInFrontOfNodes(nodePort: number) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-node-balancer-'));
-  const balancer = await startHaproxy({
-    dir,
-    port: await freePort(),
-    servers: NODES.map((node) => ({ name: node.name, host: node.address, port: nodePort })),
-  });
-  for (const node of NODES) await balancer.waitUntilServing(node.name, 30_000);
-  return {
-    url: balancer.url,
-    statuses: balancer.statuses,
-    async stop() {
-      await balancer.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Runs `work` with every node but `node` cordoned, so the pods it starts land there; uncordons them after. */
-export async function onlyOn<T>(node: string, work: () => Promise<T>): Promise<T> {
-  const others = NODES.map((each) => each.name).filter((name) => name !== node);
-  await kubectl(['cordon', ...others]);
-  try {
-    return await work();
-  } finally {
-    await kubectl(['uncordon', ...others]);
-  }
 }
