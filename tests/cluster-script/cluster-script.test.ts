@@ -420,6 +420,22 @@ describe.skipIf(foreignCluster)('npm run cluster:up -- --nodes 3', () => {
   });
 });
 
+describe.skipIf(foreignCluster)('a node namespace left without its cluster', () => {
+  afterAll(async () => {
+    await clusterDown();
+  });
+
+  test('is cleaned up before cluster:up makes the nodes again, and said so', async () => {
+    expect(await leftovers()).toEqual(NOTHING_LEFT);
+    // As a crash, or a hand that removed the state folder, would leave it.
+    await run('ip', ['netns', 'add', 'mrdn-n2']);
+    const { code, stdout, stderr } = await shell('eval "$(npm run --silent cluster:up -- --nodes 3)" && kubectl get nodes -o name');
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('cleaning it up first');
+    expect(stdout.trim().split('\n')).toEqual(['node/meridian-node', 'node/meridian-node-1', 'node/meridian-node-2']);
+  });
+});
+
 interface NodeObject {
   metadata: { name: string; labels: Record<string, string> };
   status: { addresses: { type: string; address: string }[]; conditions: { type: string; status: string }[] };

@@ -15,7 +15,7 @@ import { writeKubeconfig } from './kubeconfig.mjs';
 import { kubectl } from './kubectl.mjs';
 import { clusterNodes, NETWORK, PATHS, PORTS, STATE_DIR } from './layout.mjs';
 import { recordedNodes, recordNodeCount } from './node-count.mjs';
-import { checkKernel, setUpNodeNetwork, setUpWorkerNetwork } from './node-network.mjs';
+import { checkKernel, setUpNodeNetwork, setUpWorkerNetwork, workerNamespaces } from './node-network.mjs';
 import { kubeletCertificates, writePki } from './pki.mjs';
 import { logTail, runningPid, startProcess } from './processes.mjs';
 import { clusterDown } from './teardown.mjs';
@@ -167,7 +167,7 @@ export async function clusterUp(log, { nodes: requested } = {}) {
     log(`cluster: reusing the cluster running from ${STATE_DIR}`);
     return { binaries, started: false };
   }
-  if (existsSync(STATE_DIR) || componentNames(recordedNodes()).some((name) => runningPid(name))) {
+  if (existsSync(STATE_DIR) || componentNames(recordedNodes()).some((name) => runningPid(name)) || workerNamespaces().length > 0) {
     log(`cluster: found what an earlier cluster left in ${STATE_DIR} (not all of it running, or never ready); cleaning it up first`);
     await clusterDown(log);
   }
