@@ -80,6 +80,9 @@ export const PATHS = {
 /** The most nodes one machine's cluster has: each takes a /24 of `clusterPodCidr` and an address after the first node's. */
 export const MAX_NODES = 8;
 
+/** The network namespace of node i after the first is `${NODE_NAMESPACE_PREFIX}<i>`. */
+export const NODE_NAMESPACE_PREFIX = 'mrdn-n';
+
 /** Two zones among the nodes, alternating, so a topology spread over zones has something to spread over. */
 const ZONES = ['zone-a', 'zone-b'];
 
@@ -119,7 +122,7 @@ export function clusterNode(index) {
     address: `198.18.0.${1 + index}`,
     podCidr: `198.18.${64 + index}.0/24`,
     zone,
-    netns: `mrdn-n${index}`,
+    netns: `${NODE_NAMESPACE_PREFIX}${index}`,
     cgroupRoot: `/${name}`,
     paths: nodePaths(path.join(STATE_DIR, 'nodes', name)),
   };

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSync, succeeds } from '../lib/command.mjs';
-import { NETWORK, PATHS, PORTS } from './layout.mjs';
+import { NETWORK, NODE_NAMESPACE_PREFIX, PATHS, PORTS } from './layout.mjs';
 
 /** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
@@ -159,9 +159,10 @@ export function setUpWorkerNetwork(node, nodes) {
     runSync('ip', ['netns', 'exec', netns, 'sysctl', '-q', '-w', `${key.replaceAll('/', '.')}=${value}`]);
 }
 
-/** The network namespaces of the nodes after the first (`mrdn-n<i>`). */
+/** The network namespaces of the nodes after the first. */
 export function workerNamespaces() {
-  return existsSync('/run/netns') ? readdirSync('/run/netns').filter((name) => /^mrdn-n\d+$/.test(name)) : [];
+  const pattern = new RegExp(`^${NODE_NAMESPACE_PREFIX}\\d+$`);
+  return existsSync('/run/netns') ? readdirSync('/run/netns').filter((name) => pattern.test(name)) : [];
 }
 
 const OURS = /^(KUBE|CNI|MERIDIAN)-/;

@@ -1,10 +1,9 @@
 // A node's power cut and restored: what a node loss looks like from the rest of the
 // cluster, for the node tests and the game day.
-import { readdirSync, readFileSync } from 'node:fs';
 import { runSync } from '../lib/command.mjs';
 import { startNode } from './bring-up.mjs';
 import { componentName, NODE_COMPONENTS } from './components.mjs';
-import { runningPid } from './processes.mjs';
+import { processesWhere, runningPid } from './processes.mjs';
 
 /** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
@@ -18,23 +17,8 @@ function checkWorker(node) {
  * @param {ClusterNode} node
  */
 function podAndShimPids(node) {
-  /** @type {number[]} */
-  const pids = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cgroup = readFileSync(`/proc/${entry}/cgroup`, 'utf8');
-      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (
-        cgroup.includes(`:${node.cgroupRoot}/kubepods`) ||
-        (command.includes('containerd-shim') && command.includes(node.paths.containerdSocket))
-      )
-        pids.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
+  const shims = processesWhere('cmdline', (text) => text.includes('containerd-shim') && text.includes(node.paths.containerdSocket));
+  return [...processesWhere('cgroup', (text) => text.includes(`:${node.cgroupRoot}/kubepods`)), ...shims];
 }
 
 /**

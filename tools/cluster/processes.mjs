@@ -108,3 +108,21 @@ export async function stopProcess(name, graceMs) {
   if (pid) await stopPid(pid, graceMs);
   rmSync(pidFile(name), { force: true });
 }
+
+/**
+ * Pids of live processes whose `/proc/<pid>/<file>` matches `test`.
+ * @param {string} file @param {(text: string) => boolean} test
+ */
+export function processesWhere(file, test) {
+  /** @type {number[]} */
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (test(readFileSync(`/proc/${entry}/${file}`, 'utf8'))) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}

@@ -143,7 +143,7 @@ const STEADY_ANSWERS = 20;
  * @param {number} nodePort
  * @returns {Promise<string[]>} sorted
  */
-async function readyEndpoints(ref, nodePort) {
+export async function readyEndpoints(ref, nodePort) {
   /** @type {{ metadata: { name: string }, spec: { ports?: { name?: string, nodePort?: number }[] } }[]} */
   const services = await releaseObjects('services', ref);
   const service = services.find((candidate) => candidate.spec.ports?.some((port) => port.nodePort === nodePort));

@@ -9,25 +9,7 @@ import { componentName, componentNames, NODE_COMPONENTS } from './components.mjs
 import { CONTAINERD_NAMESPACE, NODE_NAME, STATE_DIR } from './layout.mjs';
 import { recordedNodes } from './node-count.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
-import { recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
-
-/**
- * Pids of live processes whose `/proc/<pid>/<file>` matches `test`.
- * @param {string} file @param {(text: string) => boolean} test
- */
-function processesWhere(file, test) {
-  /** @type {number[]} */
-  const pids = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (test(readFileSync(`/proc/${entry}/${file}`, 'utf8'))) pids.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
-}
+import { processesWhere, recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
 
 /** The cgroup folders the nodes' kubelets (cgroupfs driver) keep pods under: /kubepods, and /<node>/kubepods after the first node. */
 const POD_CGROUPS = new RegExp(`:/(${NODE_NAME}-\\d+/)?kubepods(/|$)`, 'm');

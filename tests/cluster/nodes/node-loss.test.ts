@@ -6,6 +6,7 @@ import { ensureBinaries } from '../../../tools/cluster-binaries.mjs';
 import { kubectl } from '../../../tools/cluster/kubectl.mjs';
 import type { ClusterNode } from '../../../tools/cluster/layout.mjs';
 import { powerOffNode, powerOnNode } from '../../../tools/cluster/node-power.mjs';
+import { readyEndpoints } from '../../../tools/cluster/release.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { CLUSTER_TARGETS, startReleasePrometheus } from '../../../tools/rollout/cluster-scenario.mjs';
 import { startLoad } from '../../../tools/rollout/load-generator.mjs';
@@ -19,24 +20,6 @@ const NODE_PORT = 30092;
 const RATE_PER_SECOND = 60;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line: string) => console.log(`>>> ${line}`);
-
-/** Whether an EndpointSlice of the release's Service still counts `address` ready. */
-async function endpointReady(address: string): Promise<boolean> {
-  const { stdout } = await kubectl([
-    'get',
-    'endpointslices',
-    '--namespace',
-    ref.namespace,
-    '--selector',
-    'kubernetes.io/service-name=meridian',
-    '-o',
-    'json',
-  ]);
-  const slices = JSON.parse(stdout) as { items: { endpoints?: { addresses: string[]; conditions?: { ready?: boolean } }[] }[] };
-  return slices.items.some((slice) =>
-    (slice.endpoints ?? []).some((endpoint) => endpoint.addresses.includes(address) && endpoint.conditions?.ready),
-  );
-}
 
 async function nodeReady(name: string): Promise<string> {
   const { stdout } = await kubectl(['get', 'node', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
@@ -100,7 +83,11 @@ describe('a node lost under load', () => {
         const balancerStatus = (await balancer.statuses()).get(lost.name) ?? '';
         if (seen.balancerOut === undefined && balancerStatus.startsWith('DOWN')) seen.balancerOut = since();
         if (seen.nodeNotReady === undefined && (await nodeReady(lost.name)) !== 'True') seen.nodeNotReady = since();
-        if (seen.endpointGone === undefined && !(await endpointReady(victimIp.trim()))) seen.endpointGone = since();
+        if (
+          seen.endpointGone === undefined &&
+          !(await readyEndpoints(ref, NODE_PORT)).some((endpoint) => endpoint.startsWith(`${victimIp.trim()}:`))
+        )
+          seen.endpointGone = since();
         if (seen.recovered === undefined) {
           const ready = await readyPods(ref);
           const placed = await podPlacements(ref);
