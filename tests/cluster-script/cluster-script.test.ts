@@ -205,11 +205,13 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     expect(podLinks.length).toBeGreaterThan(0);
     const before = JSON.parse(readFileSync(PATHS.savedSysctls, 'utf8')) as Record<string, string>;
     expect(sysctl('net/ipv4/conf/all/route_localnet')).toBe('1');
+    expect(sysctl('net/ipv6/conf/default/addr_gen_mode')).toBe('1');
+    expect(Object.keys(before)).toContain('net/ipv6/conf/default/addr_gen_mode');
     const first = await clusterDown();
     expect(first.code, first.stderr).toBe(0);
     expect(pids.filter(isAlive)).toEqual([]);
     expect(await leftovers(podLinks)).toEqual(NOTHING_LEFT);
-    // Kernel settings as they were before cluster:up (route_localnet off again, the kubelet's panic settings undone).
+    // Kernel settings as they were before cluster:up (route_localnet off again, the kubelet's panic settings undone, new interfaces' IPv6 addresses back).
     expect(Object.fromEntries(Object.keys(before).map((key) => [key, sysctl(key)]))).toEqual(before);
     const second = await clusterDown();
     expect(second.code).toBe(0);

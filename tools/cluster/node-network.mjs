@@ -28,6 +28,17 @@ const SYSCTLS = {
   'net/bridge/bridge-nf-call-iptables': '1',
 };
 
+/**
+ * Set while the cluster runs when the kernel has IPv6. Pods' interfaces on the machine get
+ * no IPv6 link-local address: a browser on the machine (Chromium's network change notifier)
+ * takes any address appearing or going for a change of network and fails its requests
+ * waiting for a connection with net::ERR_NETWORK_CHANGED, so every pod started or stopped
+ * would break a page load under way in a visitor's tab on the machine.
+ */
+const IPV6_SYSCTLS = { 'net/ipv6/conf/default/addr_gen_mode': '1' };
+
+const presentIpv6Sysctls = () => Object.entries(IPV6_SYSCTLS).filter(([key]) => existsSync(`/proc/sys/${key}`));
+
 /** Fails with one line when the kernel lacks what the node needs. */
 export function checkKernel() {
   for (const key of Object.keys(SYSCTLS)) {
@@ -54,7 +65,9 @@ const CHANGED_SYSCTLS = [
 function saveSysctls() {
   if (existsSync(PATHS.savedSysctls)) return;
   mkdirSync(path.dirname(PATHS.savedSysctls), { recursive: true });
-  const saved = Object.fromEntries(CHANGED_SYSCTLS.map((key) => [key, readFileSync(`/proc/sys/${key}`, 'utf8').trim()]));
+  const saved = Object.fromEntries(
+    [...CHANGED_SYSCTLS, ...presentIpv6Sysctls().map(([key]) => key)].map((key) => [key, readFileSync(`/proc/sys/${key}`, 'utf8').trim()]),
+  );
   writeFileSync(PATHS.savedSysctls, JSON.stringify(saved));
 }
 
@@ -117,7 +130,7 @@ function forwardBetweenNodes() {
 /** The first node's, in the machine's own network namespace. */
 export function setUpNodeNetwork() {
   saveSysctls();
-  for (const [key, value] of Object.entries(SYSCTLS)) writeFileSync(`/proc/sys/${key}`, value);
+  for (const [key, value] of [...Object.entries(SYSCTLS), ...presentIpv6Sysctls()]) writeFileSync(`/proc/sys/${key}`, value);
   fencePods();
   forwardBetweenNodes();
   apiServerOnLoopback();
