@@ -142,6 +142,12 @@ describe.skipIf(foreignCluster)('npm run cluster:up and cluster:down', () => {
     }
   });
 
+  test("the machine's connections to a Service address, one without a rule yet included, stay on the node's bridge from its address", async () => {
+    // The route is chosen before kube-proxy's translation, whatever Service has the address, if any.
+    const { stdout } = await shell(`ip -o route get ${NETWORK.serviceCidr.replace(/\.0\/24$/, '.254')}`);
+    expect(stdout).toMatch(new RegExp(`dev ${NETWORK.nodeBridge} src ${NETWORK.nodeAddress.replaceAll('.', '\\.')}`));
+  });
+
   test("cluster:image copies a local Docker image into the cluster's containerd", async () => {
     const image = 'docker.io/library/meridian:cluster-a';
     const binaries = ensureBinaries(() => {});

@@ -140,6 +140,11 @@ export function setUpNodeNetwork() {
     ip(['addr', 'add', address, 'dev', NETWORK.nodeBridge]);
   }
   ip(['link', 'set', NETWORK.nodeBridge, 'up']);
+  // Services' addresses are the node's to translate: routed to its bridge from its own address, so a
+  // connection the machine opens before kube-proxy has a rule for the Service (the API server's to
+  // an APIService just made, say) never leaves by the default route, where this machine's network
+  // may answer it (an egress proxy answered the metrics API's with 404s, on a connection kept open).
+  ip(['route', 'replace', NETWORK.serviceCidr, 'dev', NETWORK.nodeBridge, 'src', NETWORK.nodeAddress]);
 }
 
 /** @param {ClusterNode} node @param {string[]} args */
