@@ -96,6 +96,12 @@ const BUILDS = {
     tags: [],
     ldflags: () => stamp('github.com/cloudnativelabs/kube-router/v2/pkg/version', { Version: checkedModuleVersion(PINS['kube-router']) }),
   },
+  'metrics-server': {
+    packages: ['sigs.k8s.io/metrics-server/cmd/metrics-server'],
+    tags: [],
+    ldflags: () =>
+      stamp('k8s.io/client-go/pkg/version', { gitVersion: checkedModuleVersion(PINS['metrics-server']), gitTreeState: 'clean' }),
+  },
   alertmanager: {
     packages: ['alertmanager', 'amtool'].map((name) => `github.com/prometheus/alertmanager/cmd/${name}`),
     tags: [],
@@ -139,10 +145,17 @@ const BUILDS = {
 };
 
 /**
- * The builds cluster:up makes sure of: what the cluster runs, the tests' Prometheus, and
- * Argo Rollouts (its plugin goes on the user's PATH).
+ * The builds cluster:up makes sure of: what the cluster runs (metrics-server included), the
+ * tests' Prometheus, and Argo Rollouts (its plugin goes on the user's PATH).
  */
-export const CLUSTER_TOOLS = /** @type {Tool[]} */ (['kubernetes', 'containerd', 'prometheus', 'kube-router', 'argo-rollouts']);
+export const CLUSTER_TOOLS = /** @type {Tool[]} */ ([
+  'kubernetes',
+  'containerd',
+  'prometheus',
+  'kube-router',
+  'metrics-server',
+  'argo-rollouts',
+]);
 
 /**
  * The binary `go build -o <dir>/` writes for a package: its last path element, a major-version suffix aside.

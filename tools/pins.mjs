@@ -118,6 +118,17 @@ export const PINS = {
       "newer than these machines' 1.26.8. Its CRDs are read from the module's manifests/crds; the plugin's dashboard assets are " +
       'not in the Go module, so `kubectl argo rollouts dashboard` serves a placeholder page.',
   },
+  'metrics-server': {
+    name: 'metrics-server (the resource metrics API the autoscaler reads)',
+    version: '0.9.0',
+    from: { go: { dir: 'tools/metrics-server', module: 'sigs.k8s.io/metrics-server' } },
+    cache: 'metrics-server',
+    image: 'meridian.local/metrics-server',
+    why:
+      'The newest release the Go module proxy serves; built on Kubernetes 1.36 libraries, a client one minor newer than the ' +
+      "cluster's 1.35, within the supported skew. A module of its own: its graph differs from Kubernetes'. Its manifests are read " +
+      "from the module's manifests/base with kubectl's kustomize, an overlay setting the image.",
+  },
   'prometheus-operator': {
     name: 'ServiceMonitor and PrometheusRule CRDs (prometheus-operator)',
     version: '0.85.0',

@@ -6,6 +6,7 @@ import { canListen } from '../lib/ports.mjs';
 import { ensureDebianPackages, ensurePinnedDebianPackages } from '../debian-packages.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { dnsManifest, policyControllerRbacManifest } from './addons.mjs';
+import { startMetricsServer } from './metrics-server.mjs';
 import { ensureBinaries } from '../cluster-binaries.mjs';
 import { componentName, componentNames, controlPlaneComponents, KUBECONFIG_IDENTITIES, nodeComponents } from './components.mjs';
 import { writeConfigFiles } from './config-files.mjs';
@@ -193,6 +194,8 @@ export async function clusterUp(log, { nodes: requested } = {}) {
   }
   log(`cluster: ${nodes.length === 1 ? 'node' : `${nodes.length} nodes`} Ready; starting CoreDNS`);
   await startDns();
+  log('cluster: starting metrics-server (the metrics API answers once it has scraped the kubelets, within a minute)');
+  await startMetricsServer();
   writeFileSync(PATHS.readyMarker, new Date().toISOString());
   log(`cluster: ready in ${Math.round((Date.now() - started) / 1000)} s`);
   return { binaries, started: true };

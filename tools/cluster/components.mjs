@@ -5,7 +5,7 @@ import { builtBinary } from '../cluster-binaries.mjs';
 import { configFiles } from './config-files.mjs';
 import { kubeconfigPath } from './kubeconfig.mjs';
 import { NETWORK, NODE_NAME, PATHS, PORTS } from './layout.mjs';
-import { kubeletCertificates, pkiFiles } from './pki.mjs';
+import { FRONT_PROXY, kubeletCertificates, pkiFiles } from './pki.mjs';
 
 /** @typedef {import('./layout.mjs').ClusterNode} ClusterNode */
 
@@ -47,6 +47,7 @@ export function controlPlaneComponents(binaries) {
   const etcdClient = pkiFiles('apiserver-etcd-client');
   const apiServer = pkiFiles('apiserver');
   const kubeletClient = pkiFiles('apiserver-kubelet-client');
+  const frontProxyClient = pkiFiles(FRONT_PROXY.client);
   return [
     {
       name: 'etcd',
@@ -97,6 +98,15 @@ export function controlPlaneComponents(binaries) {
         'authorization-mode': 'Node,RBAC',
         // PodSecurity is on by default; NodeRestriction keeps the kubelet to its own node.
         'enable-admission-plugins': 'NodeRestriction',
+        // The aggregation layer (metrics-server's API): the API server passes requests on as the
+        // front proxy, naming their user in these headers, which the extension trusts from it alone.
+        'requestheader-client-ca-file': pkiFiles(FRONT_PROXY.ca).cert,
+        'requestheader-allowed-names': FRONT_PROXY.client,
+        'requestheader-username-headers': 'X-Remote-User',
+        'requestheader-group-headers': 'X-Remote-Group',
+        'requestheader-extra-headers-prefix': 'X-Remote-Extra-',
+        'proxy-client-cert-file': frontProxyClient.cert,
+        'proxy-client-key-file': frontProxyClient.key,
       }),
       health: { url: `https://${NETWORK.nodeAddress}:${PORTS.apiServer}/readyz`, admin: true },
     },

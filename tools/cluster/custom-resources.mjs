@@ -28,10 +28,11 @@ const CRD_FILES = {
 };
 
 /**
- * The module's source folder, downloaded (and checked against go.sum) when missing.
+ * The source folder of a module our Go module `goModuleDir` requires, downloaded (and
+ * checked against go.sum) when missing.
  * @param {string} goModuleDir @param {string} modulePath
  */
-function moduleDir(goModuleDir, modulePath) {
+export function moduleSourceDir(goModuleDir, modulePath) {
   const { stdout: out } = runSync('go', ['mod', 'download', '-json', modulePath], {
     cwd: path.join(ROOT, goModuleDir),
     // go.sum in the repository is the checksum authority; the public checksum database is not reachable here.
@@ -43,7 +44,7 @@ function moduleDir(goModuleDir, modulePath) {
 /** The CRD files of the modules our Go module `goModuleDir` pins (the chart tests validate against them too). @param {keyof typeof CRD_FILES} goModuleDir */
 export function crdFiles(goModuleDir) {
   return Object.entries(CRD_FILES[goModuleDir] ?? {}).flatMap(([modulePath, files]) =>
-    files.map((file) => path.join(moduleDir(goModuleDir, modulePath), file)),
+    files.map((file) => path.join(moduleSourceDir(goModuleDir, modulePath), file)),
   );
 }
 

@@ -35,7 +35,7 @@ export async function clusterImages(binaries, node = clusterNode(0)) {
   return stdout.split('\n').filter(Boolean);
 }
 
-/** Builds and imports the pod sandbox and CoreDNS images from the binaries into a node's containerd. @param {Binaries} binaries @param {ClusterNode} node */
+/** Builds and imports the pod sandbox, CoreDNS and metrics-server images from the binaries into a node's containerd. @param {Binaries} binaries @param {ClusterNode} node */
 export async function importSystemImages(binaries, node) {
   const work = mkdtempSync(path.join(tmpdir(), 'meridian-system-images-'));
   try {
@@ -46,6 +46,12 @@ export async function importSystemImages(binaries, node) {
         binary: builtBinary(binaries, 'coredns'),
         entrypoint: ['/coredns'],
         exposedPorts: ['53/udp', '53/tcp'],
+      },
+      {
+        ref: SYSTEM_IMAGES.metricsServer,
+        binary: builtBinary(binaries, 'metrics-server'),
+        entrypoint: ['/metrics-server'],
+        exposedPorts: ['10250/tcp'],
       },
     ];
     for (const image of images) {

@@ -144,6 +144,7 @@ export const SYSTEM_IMAGES = {
   // Our own sandbox process, built with Kubernetes.
   pause: `meridian.local/pause:${PINS.kubernetes.version}`,
   coredns: `${PINS.coredns.image}:${PINS.coredns.version}`,
+  metricsServer: `${PINS['metrics-server'].image}:${PINS['metrics-server'].version}`,
 };
 
 /** The containerd namespace the kubelet's CRI uses. */

@@ -1,6 +1,7 @@
 // The cluster's certificates, made with openssl: one CA, a serving certificate for
 // etcd, the API server and the kubelet, and a client certificate per component,
-// its identity in CN (user) and O (group) as Kubernetes' RBAC reads them.
+// its identity in CN (user) and O (group) as Kubernetes' RBAC reads them; and the
+// aggregation layer's own CA, whose one client is the API server as a front proxy.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSync } from '../lib/command.mjs';
@@ -97,25 +98,35 @@ function newKeyArgs(name) {
   ];
 }
 
-/** Writes the CA, every certificate (the kubelets' of `nodes`) and the service-account signing key. @param {ClusterNode[]} nodes */
+/**
+ * The aggregation layer's: an extension API server (metrics-server) believes the user the
+ * API server names in its headers only from a client certificate of this CA, kept apart
+ * from the cluster's so no other client of the cluster can pose as the front proxy.
+ */
+export const FRONT_PROXY = { ca: 'front-proxy-ca', client: 'front-proxy-client' };
+
+/** Writes the CAs, every certificate (the kubelets' of `nodes`) and the service-account signing key. @param {ClusterNode[]} nodes */
 export function writePki(nodes) {
   mkdirSync(PATHS.pki, { recursive: true, mode: 0o700 });
   const config = path.join(PATHS.pki, 'openssl.cnf');
   writeFileSync(config, OPENSSL_CONFIG);
-  const ca = pkiFiles('ca');
-  openssl([
-    'req',
-    '-config',
-    config,
-    ...newKeyArgs('ca'),
-    '-subj',
-    '/CN=meridian-cluster-ca',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-  for (const { name, subject, usage, altNames } of [...CERTIFICATES, ...nodes.flatMap(kubeletCertificateRequests)]) {
+  /** @param {string} name @param {string} subject */
+  const writeCa = (name, subject) =>
+    openssl([
+      'req',
+      '-config',
+      config,
+      ...newKeyArgs(name),
+      '-subj',
+      subject,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
+  /** @param {string} caName @param {{ name: string, subject: string, usage: string, altNames?: string[] }} request */
+  const writeSigned = (caName, { name, subject, usage, altNames }) => {
+    const ca = pkiFiles(caName);
     const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
     if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
     openssl([
@@ -131,7 +142,11 @@ export function writePki(nodes) {
       ca.key,
       ...extensions.flatMap((ext) => ['-addext', ext]),
     ]);
-  }
+  };
+  writeCa('ca', '/CN=meridian-cluster-ca');
+  for (const request of [...CERTIFICATES, ...nodes.flatMap(kubeletCertificateRequests)]) writeSigned('ca', request);
+  writeCa(FRONT_PROXY.ca, '/CN=meridian-front-proxy-ca');
+  writeSigned(FRONT_PROXY.ca, { name: FRONT_PROXY.client, subject: `/CN=${FRONT_PROXY.client}`, usage: 'clientAuth' });
   const serviceAccount = pkiFiles('service-account');
   openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', serviceAccount.key]);
   openssl(['ec', '-in', serviceAccount.key, '-pubout', '-out', path.join(PATHS.pki, 'service-account.pub')]);
