@@ -1,20 +1,25 @@
 // rollout-report/ for a drain: one SVG (answers and failures each second above, the Ready
 // pods on each node below, the drain's moments as marks), an HTML page around it with the
-// drain's own output, and the raw result as JSON.
+// drain's own output, and the raw result as JSON. The autoscaling test draws its run the
+// same way: the load against the pods.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { escapeMarkup as escape, legend, line, linearScale, rect, svgDocument, text } from '../lib/svg.mjs';
 import { trafficTotals } from './traffic-totals.mjs';
 
 /** @typedef {Awaited<ReturnType<typeof import('./drain-scenario.mjs').drainUnderLoad>>} DrainResult */
+/**
+ * A run under load with the Ready pods per node sampled; `drained` names the node drawn apart.
+ * @typedef {Pick<DrainResult, 'traffic' | 'events' | 'nodes'> & { samples: { at: number, perNode: Record<string, number> }[], drained?: string }} PodsUnderLoad
+ */
 
 const WIDTH = 960;
 const PLOT = { left: 140, right: 20, top: 30, height: 180 };
 const LANE = { top: 250, height: 34, gap: 10 };
 const COLOURS = { ok: '#2f6fb0', failed: '#c93c3c', pods: '#2e9d4f', drained: '#d9822b', mark: '#555', grid: '#0002' };
 
-/** @param {DrainResult} result */
-export function drainChartSvg(result) {
+/** @param {PodsUnderLoad} result */
+export function podsUnderLoadSvg(result) {
   const { buckets } = result.traffic;
   const endSecond = Math.max(buckets.length, ...result.events.map((event) => event.at / 1000)) + 1;
   const x = linearScale([0, endSecond], [PLOT.left, WIDTH - PLOT.right]);
@@ -67,24 +72,21 @@ export function drainChartSvg(result) {
   }
   for (let second = 0; second <= endSecond; second += 5)
     parts.push(text(x(second), bottom + 14, `${second}s`, { 'text-anchor': 'middle' }));
-  parts.push(
-    legend(
-      [
-        [COLOURS.ok, 'answered'],
-        [COLOURS.failed, 'failed'],
-        [COLOURS.pods, `Ready pods (lane full: ${most})`],
-        [COLOURS.drained, 'on the drained node'],
-      ],
-      { x: PLOT.left, y: bottom + 36, spacing: 180 },
-    ),
-  );
+  /** @type {[string, string][]} */
+  const keys = [
+    [COLOURS.ok, 'answered'],
+    [COLOURS.failed, 'failed'],
+    [COLOURS.pods, `Ready pods (lane full: ${most})`],
+  ];
+  if (result.drained) keys.push([COLOURS.drained, 'on the drained node']);
+  parts.push(legend(keys, { x: PLOT.left, y: bottom + 36, spacing: 180 }));
   return svgDocument({ width: WIDTH, height: bottom + 50, fontSize: 12 }, parts);
 }
 
 /** @param {DrainResult} result @param {string} dir */
 export function writeDrainReport(result, dir) {
   mkdirSync(dir, { recursive: true });
-  const svg = drainChartSvg(result);
+  const svg = podsUnderLoadSvg(result);
   const totals = trafficTotals(result.traffic);
   const rows = [
     ['Requests', `${totals.requests} (${result.settings.ratePerSecond}/s through ${result.settings.via})`],

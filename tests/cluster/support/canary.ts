@@ -36,7 +36,12 @@ export interface CanaryRelease extends ReleaseRef {
 type Prometheus = Awaited<ReturnType<typeof startReleasePrometheus>>;
 
 /** Build A of a canary release, installed: the Rollout Healthy and the NodePort answering. */
-async function installCanaryRelease(release: CanaryRelease, values: Record<string, unknown>, dir: string, app: Record<string, unknown>) {
+export async function installCanaryRelease(
+  release: CanaryRelease,
+  values: Record<string, unknown>,
+  dir: string,
+  app: Record<string, unknown>,
+) {
   const valuesFile = path.join(dir, `${release.namespace}.json`);
   const local = localClusterValues(release.nodePort, values);
   writeValuesFile(valuesFile, { ...local, app: { ...local.app, ...app } });

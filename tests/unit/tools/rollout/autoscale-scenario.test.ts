@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { mergedTraffic } from '../../../../tools/rollout/autoscale-scenario.mjs';
+import { emptyCounts } from '../../../../tools/rollout/traffic-totals.mjs';
+
+const bucket = (second: number, counts: Partial<ReturnType<typeof emptyCounts>>) => ({ ...emptyCounts(), second, ...counts });
+
+describe('mergedTraffic', () => {
+  it("adds loads started at different times second by second, from the first load's start", () => {
+    const origin = 1_000_000;
+    const steady = {
+      startedAt: origin,
+      traffic: {
+        buckets: [
+          bucket(0, { requests: 2, ok: 2, builds: { a: 2 } }),
+          bucket(1, { requests: 2, ok: 1, serverErrors: 1, builds: { a: 1 } }),
+        ],
+        errorCodes: {},
+      },
+    };
+    const added = {
+      startedAt: origin + 1_020,
+      traffic: {
+        buckets: [
+          bucket(0, { requests: 5, ok: 4, connectionErrors: 1, builds: { a: 3, b: 1 } }),
+          bucket(1, { requests: 5, ok: 5, builds: { b: 5 } }),
+        ],
+        errorCodes: { ECONNRESET: 1 },
+      },
+    };
+    expect(mergedTraffic(origin, [steady, added])).toEqual({
+      buckets: [
+        bucket(0, { requests: 2, ok: 2, builds: { a: 2 } }),
+        bucket(1, { requests: 7, ok: 5, serverErrors: 1, connectionErrors: 1, builds: { a: 4, b: 1 } }),
+        bucket(2, { requests: 5, ok: 5, builds: { b: 5 } }),
+      ],
+      errorCodes: { ECONNRESET: 1 },
+    });
+  });
+});
