@@ -110,8 +110,9 @@ export function writePki(nodes) {
   mkdirSync(PATHS.pki, { recursive: true, mode: 0o700 });
   const config = path.join(PATHS.pki, 'openssl.cnf');
   writeFileSync(config, OPENSSL_CONFIG);
-  /** @param {string} name @param {string} subject */
-  const writeCa = (name, subject) =>
+  /** A key and certificate `name`, self-signed unless `signer` names its CA. @param {string} name @param {string} subject @param {string[]} extensions @param {string} [signer] */
+  const writeCertificate = (name, subject, extensions, signer) => {
+    const signedBy = signer ? pkiFiles(signer) : undefined;
     openssl([
       'req',
       '-config',
@@ -119,29 +120,18 @@ export function writePki(nodes) {
       ...newKeyArgs(name),
       '-subj',
       subject,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ]);
-  /** @param {string} caName @param {{ name: string, subject: string, usage: string, altNames?: string[] }} request */
-  const writeSigned = (caName, { name, subject, usage, altNames }) => {
-    const ca = pkiFiles(caName);
-    const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
-    if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
-    openssl([
-      'req',
-      '-config',
-      config,
-      ...newKeyArgs(name),
-      '-subj',
-      subject,
-      '-CA',
-      ca.cert,
-      '-CAkey',
-      ca.key,
+      ...(signedBy ? ['-CA', signedBy.cert, '-CAkey', signedBy.key] : []),
       ...extensions.flatMap((ext) => ['-addext', ext]),
     ]);
+  };
+  /** @param {string} name @param {string} subject */
+  const writeCa = (name, subject) =>
+    writeCertificate(name, subject, ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign']);
+  /** @param {string} caName @param {{ name: string, subject: string, usage: string, altNames?: string[] }} request */
+  const writeSigned = (caName, { name, subject, usage, altNames }) => {
+    const extensions = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `extendedKeyUsage=${usage}`];
+    if (altNames) extensions.push(`subjectAltName=${altNames.join(',')}`);
+    writeCertificate(name, subject, extensions, caName);
   };
   writeCa('ca', '/CN=meridian-cluster-ca');
   for (const request of [...CERTIFICATES, ...nodes.flatMap(kubeletCertificateRequests)]) writeSigned('ca', request);

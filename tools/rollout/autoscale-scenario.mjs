@@ -8,7 +8,7 @@ import { kubectl } from '../cluster/kubectl.mjs';
 import { CLUSTER_TARGETS } from './cluster-scenario.mjs';
 import { balancerInFrontOfNodes, readyPodsPerNode } from './drain-scenario.mjs';
 import { startLoad } from './load-generator.mjs';
-import { emptyCounts } from './traffic-totals.mjs';
+import { addCounts, emptyCounts } from './traffic-totals.mjs';
 
 /** @typedef {import('../cluster/layout.mjs').ClusterNode} ClusterNode */
 /** @typedef {{ release: string, namespace: string }} ReleaseRef */
@@ -33,13 +33,7 @@ export function mergedTraffic(origin, loads) {
     traffic.buckets.forEach((bucket, second) => {
       const at = second + offset;
       for (let next = buckets.length; next <= at; next += 1) buckets.push({ ...emptyCounts(), second: next });
-      const merged = /** @type {Bucket} */ (buckets[at]);
-      merged.requests += bucket.requests;
-      merged.ok += bucket.ok;
-      merged.serverErrors += bucket.serverErrors;
-      merged.otherStatuses += bucket.otherStatuses;
-      merged.connectionErrors += bucket.connectionErrors;
-      for (const [build, count] of Object.entries(bucket.builds)) merged.builds[build] = (merged.builds[build] ?? 0) + count;
+      addCounts(/** @type {Bucket} */ (buckets[at]), bucket);
     });
     for (const [code, count] of Object.entries(traffic.errorCodes)) errorCodes[code] = (errorCodes[code] ?? 0) + count;
   }

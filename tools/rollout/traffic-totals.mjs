@@ -13,16 +13,22 @@ export function emptyCounts() {
   };
 }
 
+/**
+ * Adds `counts` into `into`.
+ * @param {ReturnType<typeof emptyCounts>} into @param {ReturnType<typeof emptyCounts>} counts
+ */
+export function addCounts(into, counts) {
+  into.requests += counts.requests;
+  into.ok += counts.ok;
+  into.serverErrors += counts.serverErrors;
+  into.otherStatuses += counts.otherStatuses;
+  into.connectionErrors += counts.connectionErrors;
+  for (const [build, count] of Object.entries(counts.builds)) into.builds[build] = (into.builds[build] ?? 0) + count;
+}
+
 /** @param {{ buckets: ReturnType<typeof emptyCounts>[] }} traffic */
 export function trafficTotals({ buckets }) {
   const totals = emptyCounts();
-  for (const bucket of buckets) {
-    totals.requests += bucket.requests;
-    totals.ok += bucket.ok;
-    totals.serverErrors += bucket.serverErrors;
-    totals.otherStatuses += bucket.otherStatuses;
-    totals.connectionErrors += bucket.connectionErrors;
-    for (const [build, count] of Object.entries(bucket.builds)) totals.builds[build] = (totals.builds[build] ?? 0) + count;
-  }
+  for (const bucket of buckets) addCounts(totals, bucket);
   return totals;
 }
