@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { ensureDebianPackages } from '../debian-packages.mjs';
 import { runSync } from '../lib/command.mjs';
 import { startDaemon } from '../lib/daemon.mjs';
 import { waitFor } from '../lib/wait.mjs';
@@ -46,12 +47,13 @@ async function serverStatuses(socketPath) {
 }
 
 /**
- * Starts haproxy on `port` in front of `servers`, its config and stats socket
- * in `dir`. The config is checked first (`-c`), so a mistake in it fails with
- * haproxy's own message.
+ * Starts haproxy (Debian's, installed when missing) on `port` in front of `servers`, its
+ * config and stats socket in `dir`. The config is checked first (`-c`), so a mistake in it
+ * fails with haproxy's own message.
  * @param {{ dir: string, port: number, servers: { name: string, port: number, host?: string }[], forwardFor?: boolean }} options
  */
 export async function startHaproxy({ dir, port, servers, forwardFor = false }) {
+  ensureDebianPackages(['haproxy']);
   const configFile = path.join(dir, 'haproxy.cfg');
   const statsSocket = path.join(dir, 'haproxy.sock');
   writeFileSync(configFile, haproxyConfig({ port, servers, statsSocket, forwardFor }));
