@@ -102,6 +102,12 @@ const BUILDS = {
     ldflags: () =>
       stamp('k8s.io/client-go/pkg/version', { gitVersion: checkedModuleVersion(PINS['metrics-server']), gitTreeState: 'clean' }),
   },
+  'prometheus-adapter': {
+    packages: ['sigs.k8s.io/prometheus-adapter/cmd/adapter'],
+    tags: [],
+    ldflags: () =>
+      stamp('k8s.io/client-go/pkg/version', { gitVersion: checkedModuleVersion(PINS['prometheus-adapter']), gitTreeState: 'clean' }),
+  },
   alertmanager: {
     packages: ['alertmanager', 'amtool'].map((name) => `github.com/prometheus/alertmanager/cmd/${name}`),
     tags: [],
@@ -145,7 +151,7 @@ const BUILDS = {
 };
 
 /**
- * The builds cluster:up makes sure of: what the cluster runs (metrics-server included), the
+ * The builds cluster:up makes sure of: what the cluster runs (the metrics engines included), the
  * tests' Prometheus, and Argo Rollouts (its plugin goes on the user's PATH).
  */
 export const CLUSTER_TOOLS = /** @type {Tool[]} */ ([
@@ -154,6 +160,7 @@ export const CLUSTER_TOOLS = /** @type {Tool[]} */ ([
   'prometheus',
   'kube-router',
   'metrics-server',
+  'prometheus-adapter',
   'argo-rollouts',
 ]);
 

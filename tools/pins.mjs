@@ -129,6 +129,18 @@ export const PINS = {
       "cluster's 1.35, within the supported skew. A module of its own: its graph differs from Kubernetes'. Its manifests are read " +
       "from the module's manifests/base with kubectl's kustomize, an overlay setting the image.",
   },
+  'prometheus-adapter': {
+    name: 'prometheus-adapter (the custom metrics API: requests per second per pod, from Prometheus)',
+    version: '0.12.0',
+    from: { go: { dir: 'tools/prometheus-adapter', module: 'sigs.k8s.io/prometheus-adapter' } },
+    cache: 'prometheus-adapter',
+    image: 'meridian.local/prometheus-adapter',
+    why:
+      'The newest release the Go module proxy serves. Chosen over KEDA: it serves one aggregated API on the layer metrics-server ' +
+      "already needs, and the chart's own HorizontalPodAutoscaler stays the object that scales (KEDA would replace it with a " +
+      "ScaledObject and its own operator). Its manifests are read from the module's deploy/manifests, with our image, rules and " +
+      'Prometheus.',
+  },
   'prometheus-operator': {
     name: 'ServiceMonitor and PrometheusRule CRDs (prometheus-operator)',
     version: '0.85.0',

@@ -53,6 +53,12 @@ export async function importSystemImages(binaries, node) {
         entrypoint: ['/metrics-server'],
         exposedPorts: ['10250/tcp'],
       },
+      {
+        ref: SYSTEM_IMAGES.prometheusAdapter,
+        binary: builtBinary(binaries, 'adapter'),
+        entrypoint: ['/adapter'],
+        exposedPorts: ['6443/tcp'],
+      },
     ];
     for (const image of images) {
       const archive = path.join(work, `${path.basename(image.binary)}.tar`);

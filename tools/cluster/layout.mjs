@@ -145,6 +145,7 @@ export const SYSTEM_IMAGES = {
   pause: `meridian.local/pause:${PINS.kubernetes.version}`,
   coredns: `${PINS.coredns.image}:${PINS.coredns.version}`,
   metricsServer: `${PINS['metrics-server'].image}:${PINS['metrics-server'].version}`,
+  prometheusAdapter: `${PINS['prometheus-adapter'].image}:${PINS['prometheus-adapter'].version}`,
 };
 
 /** The containerd namespace the kubelet's CRI uses. */

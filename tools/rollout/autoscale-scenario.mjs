@@ -40,16 +40,31 @@ export function mergedTraffic(origin, loads) {
   return { buckets, errorCodes };
 }
 
+/**
+ * A Kubernetes quantity as a number: the autoscaler writes averages as `36500m`.
+ * @param {string} quantity
+ */
+export function quantityValue(quantity) {
+  const match = /^(\d+(?:\.\d+)?)(m|k)?$/.exec(quantity);
+  if (!match) throw new Error(`autoscale: ${JSON.stringify(quantity)} is not a quantity this reads (digits, then m or k)`);
+  const scale = match[2] === 'm' ? 0.001 : match[2] === 'k' ? 1000 : 1;
+  return Number(match[1]) * scale;
+}
+
 /** What the autoscaler of `releaseRef` sees and wants now. @param {ReleaseRef} releaseRef */
 export async function autoscalerView({ release, namespace }) {
   const { stdout } = await kubectl(['get', 'hpa', release, '--namespace', namespace, '-o', 'json']);
   const hpa = JSON.parse(stdout);
-  const cpu = (hpa.status.currentMetrics ?? []).find((/** @type {any} */ metric) => metric.resource?.name === 'cpu');
+  const metrics = hpa.status.currentMetrics ?? [];
+  const cpu = metrics.find((/** @type {any} */ metric) => metric.resource?.name === 'cpu');
+  const perPod = metrics.find((/** @type {any} */ metric) => metric.type === 'Pods');
   return {
     current: Number(hpa.status.currentReplicas ?? 0),
     desired: Number(hpa.status.desiredReplicas ?? 0),
     /** Average CPU use of the pods, in percent of their request; undefined while the autoscaler has no metric. */
     cpuPercent: cpu?.resource?.current?.averageUtilization,
+    /** The pods metric's average (requests per second per pod); undefined without one. */
+    perPodAverage: perPod ? quantityValue(perPod.pods.current.averageValue) : undefined,
     /** @type {{ type: string, status: string, reason?: string, message?: string }[]} */
     conditions: hpa.status.conditions ?? [],
   };

@@ -8,7 +8,11 @@ import { installArgoRollouts } from '../../../tools/cluster/argo-rollouts.mjs';
 import { kubectl } from '../../../tools/cluster/kubectl.mjs';
 import { uninstallRelease } from '../../../tools/cluster/release.mjs';
 import { waitForMetricsApi, waitForMetricsApiService } from '../../../tools/cluster/metrics-server.mjs';
-import { autoscaleUnderRamp, type AutoscaleSample } from '../../../tools/rollout/autoscale-scenario.mjs';
+import { startPrometheusAdapter, stopPrometheusAdapter, waitForPodsMetric } from '../../../tools/cluster/prometheus-adapter.mjs';
+import { waitFor } from '../../../tools/lib/wait.mjs';
+import { autoscalerView, autoscaleUnderRamp, type AutoscaleSample } from '../../../tools/rollout/autoscale-scenario.mjs';
+import { CANARY_SCRAPE_INTERVAL, nodePrometheus } from '../../../tools/rollout/canary-scenario.mjs';
+import { startReleasePrometheus } from '../../../tools/rollout/cluster-scenario.mjs';
 import { trafficTotals } from '../../../tools/rollout/traffic-totals.mjs';
 import { installCanaryRelease } from '../support/canary';
 import { expectNoFailedRequest, installBuildA } from '../support/releases';
@@ -18,7 +22,9 @@ import { NODES, threeNodeClusterForThisFile } from './support/three-nodes';
 // ramp through a balancer in front of every node: out from 2 pods to 4 spread over the nodes,
 // and back in to 2 once the ramp stops, with no failed request; the same with a canary
 // release's Rollout as its target. Then the metrics engine taken away: the autoscaler sees no
-// CPU, says so, and the release stays at 2 under the same ramp.
+// CPU, says so, and the release stays at 2 under the same ramp. Last, the same ramp on requests
+// per second per pod, which prometheus-adapter serves from a Prometheus scraping the release:
+// before the adapter runs the autoscaler says it cannot read the metric.
 const ref = { release: 'meridian', namespace: 'meridian-autoscaling' };
 const NODE_PORT = 30092;
 const MIN_PODS = 2;
@@ -47,6 +53,14 @@ const RELEASE_VALUES = { autoscaling: AUTOSCALING, serviceMonitor: { enabled: fa
 /** A Rollout that is never released to here: its analysis's Prometheus is never asked. */
 const CANARY_WITHOUT_RELEASES = { strategy: 'canary', canary: { analysis: { prometheusAddress: 'http://198.18.0.1:9' } } };
 
+const CPU = {
+  name: 'CPU use in percent of the request',
+  peak: (sample: AutoscaleSample) => sample.cpuPercent,
+  target: AUTOSCALING.targetCPUUtilizationPercentage,
+};
+/** Ready for CPU: the resource metrics API serves the release's first pods. */
+const cpuServed = () => waitForMetricsApi({ namespace: ref.namespace, pods: MIN_PODS });
+
 const readyTotal = (sample: AutoscaleSample) => Object.values(sample.perNode).reduce((sum, count) => sum + count, 0);
 const nodesWithPods = (sample: AutoscaleSample) => Object.values(sample.perNode).filter((count) => count > 0).length;
 const peakOf = (samples: AutoscaleSample[]) => samples.reduce((best, sample) => (readyTotal(sample) > readyTotal(best) ? sample : best));
@@ -55,8 +69,7 @@ const peakOf = (samples: AutoscaleSample[]) => samples.reduce((best, sample) => 
  * The ramp on the release installed as `ref`, once the metrics API serves its pods: out to
  * MAX_PODS Ready, back in to MIN_PODS, every request answered; drawn into test-reports as `name`.
  */
-async function rampOutAndIn(name: string) {
-  await waitForMetricsApi({ namespace: ref.namespace, pods: MIN_PODS });
+async function rampOutAndIn(name: string, metric: { name: string; peak: (sample: AutoscaleSample) => number | undefined; target: number }) {
   const result = await autoscaleUnderRamp({
     releaseRef: ref,
     nodePort: NODE_PORT,
@@ -70,20 +83,23 @@ async function rampOutAndIn(name: string) {
   writeFileSync(path.join(REPORTS, `${name}.svg`), podsUnderLoadSvg(result));
   writeFileSync(path.join(REPORTS, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
   expect(readyTotal(peakOf(result.samples))).toBe(MAX_PODS);
-  expect(Math.max(...result.samples.map((sample) => sample.cpuPercent ?? 0))).toBeGreaterThan(AUTOSCALING.targetCPUUtilizationPercentage);
+  expect(Math.max(...result.samples.map((sample) => metric.peak(sample) ?? 0)), `the peak of ${metric.name}`).toBeGreaterThan(
+    metric.target,
+  );
   expect(result.samples.at(-1)?.current).toBe(MIN_PODS);
   expect(trafficTotals(result.traffic).requests).toBeGreaterThan(RAMP.steadyRatePerSecond * 30);
   expectNoFailedRequest(result.traffic, result.events);
   return result;
 }
 
-describe('the HorizontalPodAutoscaler on CPU, under a load ramp through a balancer in front of every node', () => {
-  threeNodeClusterForThisFile();
+threeNodeClusterForThisFile();
 
+describe('the HorizontalPodAutoscaler on CPU, under a load ramp through a balancer in front of every node', () => {
   test('scales out from 2 to 4 pods over the nodes as load rises, and back in to 2 after, with no failed request', async () => {
     const release = await installBuildA(ref, NODE_PORT, RELEASE_VALUES);
     try {
-      const result = await rampOutAndIn('autoscaling');
+      await cpuServed();
+      const result = await rampOutAndIn('autoscaling', CPU);
       expect(nodesWithPods(peakOf(result.samples))).toBeGreaterThanOrEqual(2);
     } finally {
       await release.remove();
@@ -105,7 +121,8 @@ describe('the HorizontalPodAutoscaler on CPU, under a load ramp through a balanc
         'jsonpath={.spec.scaleTargetRef.kind}',
       ]);
       expect(stdout).toBe('Rollout');
-      await rampOutAndIn('autoscaling-canary');
+      await cpuServed();
+      await rampOutAndIn('autoscaling-canary', CPU);
     } finally {
       await uninstallRelease(ref);
       await kubectl(['delete', 'namespace', ref.namespace, '--ignore-not-found', '--timeout=180s']);
@@ -143,6 +160,48 @@ describe('the HorizontalPodAutoscaler on CPU, under a load ramp through a balanc
     } finally {
       await metricsServerBack();
       await release?.remove();
+    }
+  });
+});
+
+describe('the HorizontalPodAutoscaler on requests per second per pod, from Prometheus through prometheus-adapter', () => {
+  const PER_POD = 40;
+  const METRIC = 'meridian_http_requests_per_second';
+
+  test('without the adapter it cannot read the metric and says so; with it, the ramp scales 2 to 4 pods and back, with no failed request', async () => {
+    const node = await nodePrometheus();
+    const dir = mkdtempSync(path.join(tmpdir(), 'meridian-autoscaling-requests-'));
+    let prometheus: Awaited<ReturnType<typeof startReleasePrometheus>> | undefined;
+    const release = await installBuildA(ref, NODE_PORT, {
+      ...RELEASE_VALUES,
+      serviceMonitor: { enabled: true },
+      autoscaling: { ...AUTOSCALING, targetCPUUtilizationPercentage: null, requestsPerSecond: { targetPerPod: String(PER_POD) } },
+    });
+    try {
+      prometheus = await startReleasePrometheus([ref], dir, { listen: node.listen, scrapeInterval: CANARY_SCRAPE_INTERVAL });
+      await waitFor(
+        'the autoscaler to say it cannot read the pods metric',
+        async () => {
+          const { conditions } = await autoscalerView(ref);
+          expect(conditions).toContainEqual(
+            expect.objectContaining({ type: 'ScalingActive', status: 'False', reason: 'FailedGetPodsMetric' }),
+          );
+        },
+        { timeoutMs: 90_000, intervalMs: 2_000 },
+      );
+      await startPrometheusAdapter({ prometheusUrl: node.address });
+      log(`${METRIC} per pod: ${JSON.stringify(await waitForPodsMetric({ namespace: ref.namespace, metric: METRIC, pods: MIN_PODS }))}`);
+      const result = await rampOutAndIn('autoscaling-requests', {
+        name: `${METRIC} per pod`,
+        peak: (sample) => sample.perPodAverage,
+        target: PER_POD,
+      });
+      expect(result.samples.every((sample) => sample.cpuPercent === undefined)).toBe(true);
+    } finally {
+      await stopPrometheusAdapter();
+      await prometheus?.stop();
+      await release.remove();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -36,11 +36,47 @@ describe('replicas, autoscaling and disruption budget', () => {
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(objects).metadata?.name });
     expect(hpa.spec).toMatchObject({ minReplicas: 3, maxReplicas: 12, behavior: { scaleDown: { stabilizationWindowSeconds: 300 } } });
-    expect(hpa.spec?.metrics?.map((metric) => [metric.resource?.name, metric.resource?.target.averageUtilization])).toEqual([
+    expect(hpa.spec?.metrics?.map((metric) => metric.type)).toEqual(['Resource', 'Resource', 'Pods']);
+    expect(hpa.spec?.metrics?.slice(0, 2).map((metric) => [metric.resource?.name, metric.resource?.target.averageUtilization])).toEqual([
       ['cpu', 60],
       ['memory', 80],
     ]);
     expect(pdbOf(objects).spec?.minAvailable).toBeLessThan(hpa.spec?.minReplicas ?? 0);
+  });
+
+  it('scales on requests per second per pod alone, read as a pods metric under the name the adapter serves', () => {
+    const hpa = hpaOf(
+      render({ autoscaling: { enabled: true, targetCPUUtilizationPercentage: null, requestsPerSecond: { targetPerPod: '37500m' } } }),
+    );
+
+    expect(hpa.spec?.metrics).toEqual([
+      {
+        type: 'Pods',
+        pods: { metric: { name: 'meridian_http_requests_per_second' }, target: { type: 'AverageValue', averageValue: '37500m' } },
+      },
+    ]);
+    const renamed = hpaOf(render({ autoscaling: { enabled: true, requestsPerSecond: { targetPerPod: 50, metricName: 'web_rps' } } }));
+    expect(renamed.spec?.metrics?.at(-1)?.pods).toEqual({
+      metric: { name: 'web_rps' },
+      target: { type: 'AverageValue', averageValue: '50' },
+    });
+  });
+
+  it.each([
+    ['a target that is no quantity', { targetPerPod: 'fast' }],
+    ['a negative target', { targetPerPod: -5 }],
+    ['a target of nothing', { targetPerPod: 0 }],
+    ['a metric name with a selector in it', { targetPerPod: 50, metricName: 'rps{pod="x"}' }],
+    ['a metric name of a template', { targetPerPod: 50, metricName: '{{ .Release.Name }}' }],
+    ['no metric name', { targetPerPod: 50, metricName: null }],
+  ])('refuses %s for requests per second', (_, requestsPerSecond) => {
+    expect(renderError({ autoscaling: { enabled: true, requestsPerSecond } })).toContain('requestsPerSecond');
+  });
+
+  it('refuses an autoscaler with no metric at all, which would never scale', () => {
+    expect(renderError({ autoscaling: { enabled: true, targetCPUUtilizationPercentage: null } })).toContain(
+      'autoscaling needs targetCPUUtilizationPercentage, targetMemoryUtilizationPercentage or requestsPerSecond.targetPerPod',
+    );
   });
 
   it('refuses a minAvailable that would block every eviction: at or above replicaCount', () => {

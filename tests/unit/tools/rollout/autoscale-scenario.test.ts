@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergedTraffic } from '../../../../tools/rollout/autoscale-scenario.mjs';
+import { mergedTraffic, quantityValue } from '../../../../tools/rollout/autoscale-scenario.mjs';
 import { emptyCounts } from '../../../../tools/rollout/traffic-totals.mjs';
 
 const bucket = (second: number, counts: Partial<ReturnType<typeof emptyCounts>>) => ({ ...emptyCounts(), second, ...counts });
@@ -35,5 +35,18 @@ describe('mergedTraffic', () => {
       ],
       errorCodes: { ECONNRESET: 1 },
     });
+  });
+});
+
+describe('quantityValue', () => {
+  it('reads the quantities the autoscaler writes averages in', () => {
+    expect(quantityValue('36500m')).toBe(36.5);
+    expect(quantityValue('42')).toBe(42);
+    expect(quantityValue('1.5k')).toBe(1500);
+  });
+
+  it('refuses what it cannot read rather than guessing', () => {
+    expect(() => quantityValue('2Mi')).toThrow('"2Mi" is not a quantity');
+    expect(() => quantityValue('')).toThrow('is not a quantity');
   });
 });
