@@ -17,7 +17,7 @@ import { SYSTEM_IMAGES } from './layout.mjs';
 const UPSTREAM_IMAGE = 'registry.k8s.io/prometheus-adapter/prometheus-adapter';
 const NAMESPACE = 'monitoring';
 const API_SERVICE = 'v1beta1.custom.metrics.k8s.io';
-export const ADAPTER_RULES = path.join(ROOT, 'helm/meridian/files/prometheus-adapter-rules.yaml');
+const ADAPTER_RULES = path.join(ROOT, 'helm/meridian/files/prometheus-adapter-rules.yaml');
 
 /**
  * The module's objects kept: its account, its rights to read the objects it names metrics

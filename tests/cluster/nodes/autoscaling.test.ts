@@ -69,8 +69,9 @@ const nodesWithPods = (sample: AutoscaleSample) => Object.values(sample.perNode)
 const peakOf = (samples: AutoscaleSample[]) => samples.reduce((best, sample) => (readyTotal(sample) > readyTotal(best) ? sample : best));
 
 /**
- * The ramp on the release installed as `ref`, once the metrics API serves its pods: out to
- * MAX_PODS Ready, back in to MIN_PODS, every request answered; drawn into test-reports as `name`.
+ * The ramp on the release installed as `ref`, whose metric the caller has waited for: out to
+ * MAX_PODS Ready with `metric` past its target, back in to MIN_PODS, every request answered;
+ * drawn into test-reports as `name`.
  */
 async function rampOutAndIn(name: string, metric: { name: string; peak: (sample: AutoscaleSample) => number | undefined; target: number }) {
   const result = await autoscaleUnderRamp({
