@@ -1,4 +1,4 @@
-// `npm run gameday`: the game day of tests/cluster/gameday.test.ts against the cluster in
+// `npm run gameday`: the game day of tests/cluster/nodes/gameday.test.ts against the cluster in
 // KUBECONFIG (the local one of `npm run cluster:up` by default). Prints the table
 // (fault → alert → fired after → notified → resolved after) and writes it, with a picture
 // of the timeline, to gameday-report/. Exits 1 unless every fault fired, was notified and

@@ -1,8 +1,11 @@
-// The seven faults of the game day, each a realistic failure injected into a live release of
-// its own, with no fault switch in the product: an image layered on the good one with one
-// file broken or removed, a resource limit, deleted pods, a browser tab. Each names the
-// alert it must fire (and whose runbook is exercised), what else fires with it, what its
-// runbook's steps must find, and how the panel the runbook points at shows it.
+// The faults of the game day, each a realistic failure injected into a live release of its
+// own, with no fault switch in the product: an image layered on the good one with one file
+// broken or removed, a resource limit, deleted pods, a browser tab, and where the game day
+// can cut a node's power, a node lost. Each names the alert it must fire (and whose runbook
+// is exercised), what else fires with it, what its runbook's steps must find, and how the
+// panel the runbook points at shows it.
+import { ensureBinaries } from '../cluster-binaries.mjs';
+import { powerOffNode, powerOnNode } from '../cluster/node-power.mjs';
 import { CLUSTER_TARGETS } from '../rollout/cluster-scenario.mjs';
 import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
 
@@ -34,11 +37,14 @@ import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
  *   targets?: { path: string, status?: number }[],
  *   values?: Record<string, unknown>,
  *   tab?: 'reloads' | 'chunks',
+ *   node?: string,
  *   inject: (context: FaultContext) => Promise<unknown>,
  *   remove: (context: FaultContext) => Promise<unknown>,
  *   evidence: RegExp[],
  *   panelShows: (targets: PanelSeries[][]) => boolean,
  * }} Fault
+ * `node` is the node whose power the fault cuts: no other release runs there, and the fault's
+ * own pod there stays Terminating until the node is back.
  */
 
 /** The highest value a panel's series reached. @param {PanelSeries[] | undefined} series */
@@ -265,6 +271,54 @@ export const FAULTS = [
     panelShows: ([, blocked]) => peak(blocked) > 0,
   },
 ];
+
+/**
+ * A node's power cut (tools/cluster/node-power.mjs) under one of the release's two pods, the
+ * other on a node that stays: the lost pod's target stops answering, and stays listed
+ * (Terminating, as its silent node cannot confirm its end) until the node is back, so
+ * MeridianTargetDown fires and holds while the release keeps serving and MeridianDown stays
+ * quiet. Only the local cluster lets the game day cut a node's power, and only one with a node
+ * besides the control plane's (`npm run cluster:up -- --nodes 3`); elsewhere the reason there
+ * is none.
+ * @param {{ local: boolean, nodes: import('../cluster/layout.mjs').ClusterNode[], log: (line: string) => void }} options
+ * @returns {{ fault: Fault } | { skipped: string }}
+ */
+export function nodeLossFault({ local, nodes, log }) {
+  if (!local) return { skipped: "it cuts a node's power, which the game day can do on the local cluster only" };
+  // The first node holds the control plane: the lost node is the last, the kept one another.
+  const lost = nodes.at(-1);
+  const kept = nodes.find((node) => node !== lost && node.zone !== lost?.zone) ?? nodes[0];
+  if (!lost?.netns || !kept) return { skipped: 'the local cluster has one node; start it with `npm run cluster:up -- --nodes 3`' };
+  return {
+    fault: {
+      id: 'node',
+      title: `the power of node ${lost.name} cut, one of the release's two pods on it`,
+      alert: 'MeridianTargetDown',
+      firing: ['MeridianTargetDown'],
+      notified: ['MeridianTargetDown'],
+      node: lost.name,
+      values: {
+        replicaCount: 2,
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [lost.name, kept.name] }] },
+              ],
+            },
+          },
+        },
+        // One pod on each node; the lost pod's successor waits for its node to come back.
+        topologySpread: { whenUnsatisfiable: 'DoNotSchedule', constraints: [{ topologyKey: 'kubernetes.io/hostname', maxSkew: 1 }] },
+      },
+      inject: async () => powerOffNode(lost),
+      remove: () => powerOnNode(ensureBinaries(log), lost, log),
+      evidence: [new RegExp(`^${lost.name}\\s+NotReady`, 'm'), new RegExp(`^node-meridian-\\S+\\s.*\\s${lost.name}\\s`, 'm')],
+      // One target down while the other keeps answering.
+      panelShows: ([up, down]) => peak(down) >= 1 && trough(up) >= 1,
+    },
+  };
+}
 
 /** The release beside the faulty ones that gets the same traffic and tabs and no fault. */
 export const HEALTHY = {

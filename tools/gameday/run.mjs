@@ -1,4 +1,4 @@
-// The game day, shared by `npm run gameday` and tests/cluster/gameday.test.ts: a release per
+// The game day, shared by `npm run gameday` and tests/cluster/nodes/gameday.test.ts: a release per
 // fault and a healthy one beside them, installed from a good image; Prometheus following
 // them, Alertmanager routing by the chart's file to a receiver of our own, Jaeger taking
 // their traces; steady traffic and browser tabs; then every fault injected at once, and for
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { installCustomResourceDefinitions } from '../cluster/custom-resources.mjs';
 import { NETWORK } from '../cluster/layout.mjs';
+import { recordedNodes } from '../cluster/node-count.mjs';
 import { freePort } from '../lib/ports.mjs';
 import { waitFor } from '../lib/wait.mjs';
 import { startAlertmanager, startJaeger } from '../observability-engines.mjs';
@@ -23,7 +24,7 @@ import { watchAlerts } from './alert-watch.mjs';
 import { evaluatePanel, runDiagnosis } from './diagnosis.mjs';
 import { startDocsServer } from './docs-server.mjs';
 import { faultTag, makeFaultImages, parseImage, removeFaultImages } from './fault-images.mjs';
-import { FAULTS, HEALTHY } from './faults.mjs';
+import { FAULTS, HEALTHY, nodeLossFault } from './faults.mjs';
 import { claimNamespace } from './namespace.mjs';
 import { prometheusAt, startReleasesPrometheus } from './prometheus.mjs';
 import { gamedayRelease, gamedayValues } from './releases.mjs';
@@ -142,7 +143,7 @@ export function startGameday(options) {
  * @returns {Promise<GamedayResult>}
  */
 async function play(options, cleanup, checkpoint, log) {
-  const { access, namespace, image, force = false, valuesFiles = [], faults = FAULTS } = options;
+  const { access, namespace, image, force = false, valuesFiles = [], faults = everyFault(access, log) } = options;
   const nodeAddress = options.nodeAddress ?? '127.0.0.1';
   const startedAt = Date.now();
   const { repository, tag: goodTag } = parseImage(image);
@@ -207,13 +208,14 @@ async function play(options, cleanup, checkpoint, log) {
 
   // The releases, on the good image.
   const values = gamedayValues({ repository, local: access.local, otlpEndpoint, runbookBaseUrl });
+  const lostNodes = faults.flatMap((fault) => (fault.node ? [fault.node] : []));
   for (const each of [...faults, HEALTHY])
     releases.push(
       gamedayRelease({
         access,
         namespace,
         release: each.id,
-        values: { ...values, ...each.values },
+        values: { ...values, ...each.values, ...('node' in each ? {} : awayFrom(lostNodes)) },
         dir: path.join(dir, 'values'),
         valuesFiles,
       }),
@@ -330,6 +332,31 @@ async function play(options, cleanup, checkpoint, log) {
   };
 }
 
+/**
+ * The faults, the node's loss among them where the game day can cut a node's power (and why
+ * not, said, where it cannot).
+ * @param {import('./cluster-access.mjs').ClusterAccess} access @param {(line: string) => void} log
+ */
+function everyFault(access, log) {
+  const nodeLoss = nodeLossFault({ local: access.local, nodes: access.local ? recordedNodes() : [], log });
+  if ('fault' in nodeLoss) return [...FAULTS, nodeLoss.fault];
+  log(`gameday: no node-loss fault: ${nodeLoss.skipped}`);
+  return FAULTS;
+}
+
+/**
+ * The values that keep a release's pods off `nodes` (the ones a fault powers off), so that
+ * only the fault's own release loses a pod there.
+ * @param {string[]} nodes
+ */
+function awayFrom(nodes) {
+  if (!nodes.length) return {};
+  const away = { key: 'kubernetes.io/hostname', operator: 'NotIn', values: nodes };
+  return {
+    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [away] }] } } },
+  };
+}
+
 /** A few requests of each kind, so that no cold start counts in the latency windows. @param {string} baseUrl */
 async function warmUp(baseUrl) {
   for (let round = 0; round < 10; round += 1)
@@ -428,11 +455,12 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
     );
     // A pod still terminating is listed by the runbook's `kubectl logs --selector` and may be
     // gone before its logs are read (NotFound): the on-call engineer reruns the command, the
-    // game day reads the release once it has settled.
-    await waitFor(`the old pods of ${release.release} to be gone before its runbook runs`, () => noTerminatingPod(release), {
-      timeoutMs: 120_000,
-      intervalMs: 1000,
-    });
+    // game day reads the release once it has settled. A lost node's pod stays until it is back.
+    if (!fault.node)
+      await waitFor(`the old pods of ${release.release} to be gone before its runbook runs`, () => noTerminatingPod(release), {
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+      });
     log(`gameday: ${fault.id}: ${fault.alert} fired and notified; running its runbook`);
     await diagnose(stage, { fault, result, release, baseUrl });
     result.removedAt = Date.now();

@@ -1,15 +1,23 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../../tools/cluster/app-images.mjs';
-import { clusterAccess } from '../../tools/gameday/cluster-access.mjs';
-import { FAULTS } from '../../tools/gameday/faults.mjs';
-import { startGameday, type GamedayResult } from '../../tools/gameday/run.mjs';
+import { CLUSTER_BUILDS, IMAGE_REPOSITORY } from '../../../tools/cluster/app-images.mjs';
+import { clusterAccess } from '../../../tools/gameday/cluster-access.mjs';
+import { FAULTS, nodeLossFault } from '../../../tools/gameday/faults.mjs';
+import { startGameday, type GamedayResult } from '../../../tools/gameday/run.mjs';
+import { NODES, threeNodeClusterForThisFile } from './support/three-nodes';
 
-// The game day on the live cluster: every fault injected into a release of its
+// The game day on the cluster of three nodes: every fault injected into a release of its
 // own at once, a healthy release beside them; each alert fired by Prometheus from the
 // chart's rules, routed by Alertmanager through helm/meridian/files/alertmanager.yaml to a
 // webhook receiver, diagnosed by its runbook as written, and resolved once its fault is gone.
+// The node's loss is among them: the last node's power cut under one of its release's pods.
 const NAMESPACE = 'meridian-gameday';
 const SEVERITY_RECEIVER: Record<string, string> = { critical: 'meridian-critical', warning: 'meridian-warning' };
+const log = (line: string) => console.log(`>>> ${line}`);
+const nodeLoss = nodeLossFault({ local: true, nodes: NODES, log });
+if (!('fault' in nodeLoss)) throw new Error(`game day: no node-loss fault on three nodes: ${nodeLoss.skipped}`);
+const GAMEDAY_FAULTS = [...FAULTS, nodeLoss.fault];
+
+threeNodeClusterForThisFile();
 
 let result: GamedayResult;
 beforeAll(async () => {
@@ -18,6 +26,7 @@ beforeAll(async () => {
     access: clusterAccess(),
     namespace: NAMESPACE,
     image: `${IMAGE_REPOSITORY}:${CLUSTER_BUILDS.a}`,
+    faults: GAMEDAY_FAULTS,
     log: (line) => console.log(`>>> [${Math.round((Date.now() - started) / 1000)} s] ${line}`),
   });
   result = await gameday.result;
@@ -30,7 +39,7 @@ const faultResult = (id: string) => {
   return found;
 };
 
-describe.each(FAULTS.map((fault) => [fault.id, fault] as const))('game day fault %s', (id, fault) => {
+describe.each(GAMEDAY_FAULTS.map((fault) => [fault.id, fault] as const))('game day fault %s', (id, fault) => {
   test(`${fault.alert} fires in Prometheus and the fault plays out to its end`, () => {
     const entry = faultResult(id);
     expect(entry.error).toBeUndefined();
