@@ -4,8 +4,8 @@
 // same range it takes the source ports of outgoing connections from. A port
 // picked, released and bound a moment later can meanwhile be taken by any
 // client socket (a keep-alive readiness probe, a scrape), and the server then
-// fails with EADDRINUSE. So ports come from below that range, at random, and
-// none is handed out twice by one process.
+// fails with EADDRINUSE. So ports come from below that range, and below Kubernetes'
+// NodePorts, at random, and none is handed out twice by one process.
 import { readFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import net from 'node:net';
@@ -22,6 +22,14 @@ export function ephemeralRangeStart() {
     return 32_768;
   }
 }
+
+/**
+ * The first of Kubernetes' NodePorts (its default range, 30000-32767, which the local
+ * cluster keeps): while the cluster runs beside the other suites, kube-proxy sends
+ * connections to 127.0.0.1 on those ports to its Services, so a server there would never
+ * see its own.
+ */
+export const NODE_PORT_RANGE_START = 30_000;
 
 const handedOut = new Set();
 
@@ -41,7 +49,7 @@ export function canListen(port, host = '127.0.0.1') {
 
 /** @returns {Promise<number>} a port nothing listens on now, not handed out before by this process */
 export async function freePort() {
-  const end = ephemeralRangeStart();
+  const end = Math.min(ephemeralRangeStart(), NODE_PORT_RANGE_START);
   if (end - LOWEST < 1000) throw new Error(`ports: the ephemeral range starts at ${end}, leaving too few ports below it above ${LOWEST}`);
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const port = randomInt(LOWEST, end);

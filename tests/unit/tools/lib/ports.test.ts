@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ephemeralRangeStart, freePort } from '../../../../tools/lib/ports.mjs';
+import { ephemeralRangeStart, freePort, NODE_PORT_RANGE_START } from '../../../../tools/lib/ports.mjs';
 
 const listenOn = (port: number) =>
   new Promise<net.Server>((resolve, reject) => {
@@ -10,9 +10,10 @@ const listenOn = (port: number) =>
   });
 
 describe('freePort', () => {
-  it('hands out ports below the ephemeral range, where no outgoing connection takes its source port', async () => {
-    const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
-    expect(ports.every((port) => port >= 20_000 && port < ephemeralRangeStart())).toBe(true);
+  it("hands out ports below the ephemeral range, where no outgoing connection takes its source port, and below Kubernetes' NodePorts", async () => {
+    const ports = await Promise.all(Array.from({ length: 200 }, () => freePort()));
+    expect(ports.every((port) => port >= 20_000 && port < ephemeralRangeStart() && port < NODE_PORT_RANGE_START)).toBe(true);
+    expect(NODE_PORT_RANGE_START).toBe(30_000);
   });
 
   it('never hands out the same port twice, even while nothing listens on it yet', async () => {
