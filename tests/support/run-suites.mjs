@@ -1,18 +1,18 @@
-// `npm test`: every suite, in order, on a fresh machine too. Installs what the
-// suites drive, type-checks and lints, runs the unit tests, the integration
-// tests (real server processes) and the deployment tests (the Docker image and
-// compose stack on a Docker engine they install and start themselves, the Helm
-// chart with the real helm), the end-to-end tests in Chromium, then the chart on a
-// local Kubernetes cluster built from its Go modules (built in the background from
-// the start), and closes with every failure named, each suite's time and one line
-// of totals. The host suites share one production build; the deployment tests build
-// the Docker image.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm test`: every suite, on a fresh machine too. Installs what the suites drive
+// (Chromium, a running Docker engine), type-checks and lints, then runs two lanes side by
+// side: the unit tests, the integration tests (real server processes), the deployment
+// tests (the Docker image and compose stack, the Helm chart with the real helm) and the
+// end-to-end tests in Chromium, one after the other; beside them, the chart on a local
+// Kubernetes cluster built from its Go modules (built in the background from the start).
+// Last the host check, and every failure named, each suite's time and one line of totals.
+// The host suites share one production build; the deployment tests build the Docker image.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../tools/lib/app-server.mjs';
 import { ensureBrowser } from '../../tools/debian-packages.mjs';
+import { ensureDockerEngine } from '../../tools/docker-engine.mjs';
 import { onPinnedNode } from '../../tools/node-runtime.mjs';
 import { recordPackageSet } from './host-packages.mjs';
 import { fileTimings, minutesAndSeconds, playwrightFileTimings, playwrightOutcome, slowestFiles, vitestOutcome } from './test-reports.mjs';
@@ -22,17 +22,25 @@ const RESULTS = path.join(ROOT, 'test-reports');
 const bin = (/** @type {string} */ name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 /**
+ * Runs a suite to its end without blocking the other lane; its output goes to this
+ * process's (or to `logFile`), its wall time to the summary.
  * @param {string} label
  * @param {string} command
  * @param {string[]} args
- * @param {Record<string, string>} [env] added to this process's
+ * @param {{ env?: Record<string, string>, logFile?: string }} [options] env is added to this process's
  */
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label} ===`);
+async function run(label, command, args, { env = {}, logFile } = {}) {
+  if (!logFile) console.log(`\n=== ${label} ===`);
   const began = Date.now();
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env } });
+  const output = logFile ? openSync(logFile, 'w') : 'inherit';
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ['ignore', output, output],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  });
+  const [status] = await once(child, 'exit');
   timings.push({ label: label.replace(/ \(.*$/, ''), ms: Date.now() - began });
-  return result.status === 0;
+  return status === 0;
 }
 
 /** Each suite's wall time, for the summary: the budgets (docs/testing.md) are read against it. */
@@ -60,6 +68,8 @@ mkdirSync(RESULTS, { recursive: true });
 const packagesBefore = path.join(RESULTS, 'host-packages-before.json');
 recordPackageSet(packagesBefore);
 ensureBrowser();
+// Both lanes use it: started here, neither stops it under the other.
+const dockerEngine = await ensureDockerEngine();
 
 // The Go-built tools of the cluster suite, built meanwhile (tests/support/build-go-tools.mjs);
 // their output goes to a file, not between the other suites' lines.
@@ -70,11 +80,14 @@ const goTools = spawn('nice', ['-n', '19', process.execPath, path.join(ROOT, 'te
 });
 const goToolsBuilt = once(goTools, 'exit');
 
-const outcomes = [];
 // The same commands a developer runs, so the suite and `npm run lint` cannot disagree.
-outcomes.push(run('type check', 'npm', ['run', 'typecheck']));
-outcomes.push(run('lint', 'npm', ['run', 'lint']));
-const vitest = (/** @type {string} */ label, /** @type {string[]} */ projects, /** @type {string} */ report) =>
+const typeChecked = await run('type check', 'npm', ['run', 'typecheck']);
+const linted = await run('lint', 'npm', ['run', 'lint']);
+/**
+ * @param {string} label @param {string[]} projects @param {string} report
+ * @param {string} [logFile]
+ */
+const vitest = (label, projects, report, logFile) =>
   run(
     label,
     bin('vitest'),
@@ -86,38 +99,50 @@ const vitest = (/** @type {string} */ label, /** @type {string[]} */ projects, /
       `--outputFile.json=${path.join(RESULTS, report)}`,
       `--reporter=${path.join(ROOT, 'tests', 'support', 'file-durations-reporter.mjs')}`,
     ],
-    { MERIDIAN_FILE_DURATIONS: path.join(RESULTS, report.replace(/\.json$/, '-durations.json')) },
+    { env: { MERIDIAN_FILE_DURATIONS: path.join(RESULTS, report.replace(/\.json$/, '-durations.json')) }, logFile },
   );
-outcomes.push(
-  vitest(
+const CLUSTER_LABEL = 'cluster tests (vitest: tests/cluster, its canary files, tests/cluster-script, its node files; a local Kubernetes)';
+const clusterLog = path.join(RESULTS, 'cluster-suite.log');
+// Two lanes side by side: the cluster suite, once the Go-built tools are there, mostly waits
+// on Kubernetes (rollouts, analyses, alerts' `for`), so the host suites run meanwhile instead
+// of before it. Its output goes to a file, printed whole once both lanes are done. It is a
+// vitest run of its own: vitest starts every project's global set-up before any test.
+const clusterLane = (async () => {
+  const waitedFrom = Date.now();
+  const [goToolsExit] = await goToolsBuilt;
+  timings.push({ label: 'waiting for the Go builds', ms: Date.now() - waitedFrom });
+  const built = goToolsExit === 0 ? 'built' : `the background build failed (exit ${goToolsExit}): the cluster suite's set-up builds them`;
+  return {
+    built,
+    passed: await vitest(
+      CLUSTER_LABEL,
+      ['cluster', 'cluster-canary', 'cluster-script', 'cluster-nodes'],
+      'cluster-report.json',
+      clusterLog,
+    ),
+  };
+})();
+const hostLane = [
+  await vitest(
     'unit, set-up, integration, deployment and rollout tests (vitest: tests/unit, tests/set-up, tests/integration, tests/deployment, tests/rollout)',
     ['unit', 'set-up', 'integration', 'deployment', 'rollout'],
     'unit-report.json',
   ),
-);
-outcomes.push(run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']));
-console.log(`\n=== the cluster suite's Go-built tools (${path.relative(ROOT, goToolsLog)}) ===`);
-const waitedFrom = Date.now();
-const [goToolsExit] = await goToolsBuilt;
-timings.push({ label: 'waiting for the Go builds', ms: Date.now() - waitedFrom });
-console.log(goToolsExit === 0 ? 'built' : `the background build failed (exit ${goToolsExit}): the cluster suite's set-up builds them`);
-// A run of its own: vitest starts every project's global set-up before any test, and the
-// cluster's (images, a Kubernetes build on a new machine, the control plane) should
-// neither delay the other suites nor compete with their load tests for the CPUs.
-outcomes.push(
-  vitest(
-    'cluster tests (vitest: tests/cluster, its canary files, tests/cluster-script, its node files; a local Kubernetes)',
-    ['cluster', 'cluster-canary', 'cluster-script', 'cluster-nodes'],
-    'cluster-report.json',
-  ),
-);
+  await run('end-to-end tests (playwright, Chromium)', bin('playwright'), ['test']),
+];
+const clusterRun = await clusterLane;
+console.log(`\n=== ${CLUSTER_LABEL}, run beside the suites above (${path.relative(ROOT, clusterLog)}) ===`);
+console.log(`the Go-built tools (${path.relative(ROOT, goToolsLog)}): ${clusterRun.built}`);
+process.stdout.write(readFileSync(clusterLog, 'utf8'));
+const outcomes = [typeChecked, linted, ...hostLane, clusterRun.passed];
+await dockerEngine.stop();
 // Last and alone: what every suite before it left on the host.
 outcomes.push(
-  run(
+  await run(
     'the host after the suites (vitest: tests/host)',
     bin('vitest'),
     ['run', '--project', 'host', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(RESULTS, 'host-report.json')}`],
-    { MERIDIAN_HOST_PACKAGES_BEFORE: packagesBefore },
+    { env: { MERIDIAN_HOST_PACKAGES_BEFORE: packagesBefore } },
   ),
 );
 
