@@ -38,10 +38,10 @@ describe('the game day’s node-loss fault', () => {
     const found = nodeLossFault({ local: true, nodes: clusterNodes(3), log });
     if (!('fault' in found)) throw new Error(found.skipped);
     const [notReady, podOnIt] = found.fault.evidence;
-    expect(notReady?.test('meridian-node     Ready    <none>   7m   v1.35.4\nmeridian-node-2   NotReady   <none>   7m   v1.35.4')).toBe(
+    expect(notReady?.test('meridian-node     Ready    <none>   7m   v1.99.0\nmeridian-node-2   NotReady   <none>   7m   v1.99.0')).toBe(
       true,
     );
-    expect(notReady?.test('meridian-node-2   Ready    <none>   7m   v1.35.4\nmeridian-node-1   NotReady   <none>   7m   v1.35.4')).toBe(
+    expect(notReady?.test('meridian-node-2   Ready    <none>   7m   v1.99.0\nmeridian-node-1   NotReady   <none>   7m   v1.99.0')).toBe(
       false,
     );
     expect(podOnIt?.test('node-meridian-5d9c-x2   1/1   Terminating   0   3m   198.18.66.4   meridian-node-2   <none>   <none>')).toBe(
