@@ -350,7 +350,15 @@ describe.skipIf(foreignCluster)('npm run cluster:up -- --nodes 3', () => {
         '--image=meridian:cluster-a',
         '--image-pull-policy=Never',
         `--labels=app=web,node=${node.index}`,
-        `--overrides=${JSON.stringify({ spec: { nodeName: node.name } })}`,
+        // Ready once the server answers, not once its process starts: on a busy machine a pod
+        // Ready without a probe refused the first connection (ECONNREFUSED).
+        '--override-type=strategic',
+        `--overrides=${JSON.stringify({
+          spec: {
+            nodeName: node.name,
+            containers: [{ name, readinessProbe: { httpGet: { path: '/readyz', port: 3000 }, periodSeconds: 1 } }],
+          },
+        })}`,
       ]);
     }
     await kubectl(['wait', '--for=condition=Ready', 'pod', ...pods.map(({ name }) => name), '--timeout=120s']);

@@ -253,10 +253,11 @@ async function play(options, cleanup, checkpoint, log) {
     prometheus = started;
   }
   await waitFor(
-    `Prometheus to scrape the ${releases.length} releases`,
+    `Prometheus to scrape every pod of the ${releases.length} releases`,
     async () => {
-      const [sample] = await prometheus.query(`count(up{namespace="${namespace}"} == 1)`);
-      if (Number(sample?.value[1]) !== releases.length) throw new Error(`${sample?.value[1] ?? 0} targets up`);
+      // By job: a release may run more than one pod (the node fault's runs two).
+      const [sample] = await prometheus.query(`count(min by (job) (up{namespace="${namespace}"}) == 1)`);
+      if (Number(sample?.value[1]) !== releases.length) throw new Error(`${sample?.value[1] ?? 0} releases with every target up`);
     },
     { timeoutMs: 120_000, intervalMs: 1000 },
   );
