@@ -8,6 +8,7 @@ import { ensureBinaries } from '../cluster-binaries.mjs';
 import { powerOffNode, powerOnNode } from '../cluster/node-power.mjs';
 import { CLUSTER_TARGETS } from '../rollout/cluster-scenario.mjs';
 import { LATENCY_THRESHOLD_SECONDS } from './alert-tuning.mjs';
+import { fullnameOf } from './releases.mjs';
 
 /**
  * What a fault is given to act on its release.
@@ -272,6 +273,9 @@ export const FAULTS = [
   },
 ];
 
+/** The node-loss fault's id, so its release's name. */
+const NODE_FAULT = 'node';
+
 /**
  * A node's power cut (tools/cluster/node-power.mjs) under one of the release's two pods, the
  * other on a node that stays: the lost pod's target stops answering, and stays listed
@@ -284,6 +288,7 @@ export const FAULTS = [
  * @returns {{ fault: Fault } | { skipped: string }}
  */
 export function nodeLossFault({ local, nodes, log }) {
+  const ownPods = `${fullnameOf(NODE_FAULT)}-`;
   if (!local) return { skipped: "it cuts a node's power, which the game day can do on the local cluster only" };
   // The first node holds the control plane: the lost node is the last, the kept one another.
   const lost = nodes.at(-1);
@@ -291,7 +296,7 @@ export function nodeLossFault({ local, nodes, log }) {
   if (!lost?.netns || !kept) return { skipped: 'the local cluster has one node; start it with `npm run cluster:up -- --nodes 3`' };
   return {
     fault: {
-      id: 'node',
+      id: NODE_FAULT,
       title: `the power of node ${lost.name} cut, one of the release's two pods on it`,
       alert: 'MeridianTargetDown',
       firing: ['MeridianTargetDown'],
@@ -313,7 +318,7 @@ export function nodeLossFault({ local, nodes, log }) {
       },
       inject: async () => powerOffNode(lost),
       remove: () => powerOnNode(ensureBinaries(log), lost, log),
-      evidence: [new RegExp(`^${lost.name}\\s+NotReady`, 'm'), new RegExp(`^node-meridian-\\S+\\s.*\\s${lost.name}\\s`, 'm')],
+      evidence: [new RegExp(`^${lost.name}\\s+NotReady`, 'm'), new RegExp(`^${ownPods}\\S+\\s.*\\s${lost.name}\\s`, 'm')],
       // One target down while the other keeps answering.
       panelShows: ([up, down]) => peak(down) >= 1 && trough(up) >= 1,
     },

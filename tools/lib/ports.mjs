@@ -50,7 +50,10 @@ export function canListen(port, host = '127.0.0.1') {
 /** @returns {Promise<number>} a port nothing listens on now, not handed out before by this process */
 export async function freePort() {
   const end = Math.min(ephemeralRangeStart(), NODE_PORT_RANGE_START);
-  if (end - LOWEST < 1000) throw new Error(`ports: the ephemeral range starts at ${end}, leaving too few ports below it above ${LOWEST}`);
+  if (end - LOWEST < 1000)
+    throw new Error(
+      `ports: the ephemeral range starts at ${ephemeralRangeStart()}, leaving too few ports below it (and the NodePorts) above ${LOWEST}`,
+    );
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const port = randomInt(LOWEST, end);
     if (handedOut.has(port)) continue;
