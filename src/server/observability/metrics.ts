@@ -50,7 +50,7 @@ export const TELEMETRY_REJECTIONS = [
 ] as const;
 
 /** How a beacon of another pod's page-view token went to that pod (serving/telemetry/beacon-relay.ts). */
-export const TELEMETRY_RELAY_RESULTS = ['relayed', 'owner_gone', 'owner_busy', 'shed'] as const;
+export const TELEMETRY_RELAY_RESULTS = ['relayed', 'owner_gone', 'owner_leaving', 'owner_busy', 'shed'] as const;
 
 export type TelemetryRejection = (typeof TELEMETRY_REJECTIONS)[number];
 
@@ -181,7 +181,7 @@ export function createMetrics(build: BuildInfo) {
     }),
     telemetryRelays: new Counter({
       name: 'meridian_telemetry_relays_total',
-      help: 'Beacons of a page view another pod issued, relayed to that pod to be counted there (owner_gone: counted here instead; owner_busy: no answer in time, and shed: too many relays under way, both dropped).',
+      help: 'Beacons of a page view another pod issued, relayed to that pod to be counted there (owner_gone, or owner_leaving as it shuts down: counted here instead; owner_busy: no answer in time, and shed: too many relays under way, both dropped).',
       labelNames: ['result'] as const,
       registers: [registry],
     }),

@@ -109,7 +109,15 @@ export function createRequestListener(deps: PipelineDeps) {
     if (pathname === READINESS_PATH) return answerReadiness(req, res, deps.readiness, deps.dir);
     if (pathname === '/metrics') return answerPlainText(req, res, 404, 'Not Found');
     if (pathname === TELEMETRY_ENDPOINT) {
-      return handleTelemetry(req, res, { ...deps.telemetry, metrics, logger, buildId: deps.buildId, clientAddress, trust });
+      return handleTelemetry(req, res, {
+        ...deps.telemetry,
+        metrics,
+        logger,
+        buildId: deps.buildId,
+        clientAddress,
+        trust,
+        draining: deps.readiness.draining,
+      });
     }
     if (pathname.startsWith(BUILDS_PREFIX)) {
       renewPageViewToken(req, res, deps.telemetry.tokens);

@@ -6,6 +6,8 @@ import { TELEMETRY_ENDPOINT } from '@/shared/telemetry-events';
 
 /** Marks a beacon one pod relays to another: an HMAC of its body under the release's key. */
 export const RELAY_HEADER = 'x-meridian-relayed-beacon';
+/** The owner's answer while it shuts down: it did not count the report (telemetry-endpoint.ts). */
+export const OWNER_LEAVING_STATUS = 410;
 /** A beacon is small and its owner a pod away: past this, the owner is taken for busy. */
 const RELAY_TIMEOUT_MS = 2000;
 /** Relays under way at once, at most: past them a flood of other pods' beacons is shed, not queued. */
@@ -13,11 +15,11 @@ const MAX_IN_FLIGHT = 256;
 
 /**
  * What became of a relayed beacon (the label of `meridian_telemetry_relays_total`): the owner
- * answered; the owner gone (its address refuses connections: the pod was replaced), so the
- * receiving pod counts it; or the owner there but not answering in time, so the report is
- * shed rather than counted twice.
+ * answered; the owner gone (its address refuses connections: the pod was replaced) or leaving
+ * (shutting down, it answered without counting), so the receiving pod counts it; or the owner
+ * there but not answering in time, so the report is shed rather than counted twice.
  */
-export type RelayOutcome = 'relayed' | 'owner_gone' | 'owner_busy';
+export type RelayOutcome = 'relayed' | 'owner_gone' | 'owner_leaving' | 'owner_busy';
 
 /**
  * What a connection to an address no pod holds any more ends in: refused, unreachable, or
@@ -77,6 +79,7 @@ export function createBeaconRelay({
       answer.resume();
       await finished(answer);
       const status = answer.statusCode ?? 0;
+      if (status === OWNER_LEAVING_STATUS) return 'owner_leaving';
       return status > 0 && status < 500 ? 'relayed' : 'owner_busy';
     } catch (error) {
       return GONE.has((error as NodeJS.ErrnoException).code ?? '') ? 'owner_gone' : 'owner_busy';

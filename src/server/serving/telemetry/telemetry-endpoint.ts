@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics, TelemetryRejection } from '@/server/observability/metrics';
 import type { ProxyTrust } from '@/server/serving/edge/client-address';
-import { RELAY_HEADER, type BeaconRelay } from './beacon-relay';
+import { OWNER_LEAVING_STATUS, RELAY_HEADER, type BeaconRelay } from './beacon-relay';
 import { hasBody, mediaTypeOf, readBody } from './beacon-body';
 import type { PageViewTokens } from './page-view-tokens';
 import type { ReplayGuard } from './replay-guard';
@@ -48,6 +48,8 @@ export interface TelemetryDeps extends TelemetryServices {
   clientAddress: string;
   /** Which proxies may name the original host and scheme, for the same-origin check. */
   trust: ProxyTrust;
+  /** Shutting down: what this pod counts from now on may never be scraped (shutdown.ts). */
+  draining: boolean;
 }
 
 /**
@@ -108,6 +110,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
   if (read.kind === 'aborted') return refuse(res, metrics, 400, 'aborted', { close: true });
   const relayed = relayMark !== undefined && deps.relay.isRelayed(relayMark, read.body);
   if (relayMark !== undefined && !relayed) return refuse(res, metrics, 403, 'bad_relay', { close: false });
+  // Relays come straight to this pod's address, past the Service that stopped sending it
+  // visitors: counted here in its last moments, a report would leave with the pod unscraped.
+  // Answered as gone, the relaying pod counts it instead.
+  if (relayed && deps.draining) {
+    res.statusCode = OWNER_LEAVING_STATUS;
+    res.setHeader('Connection', 'close');
+    res.end();
+    return;
+  }
 
   let json: unknown;
   try {
@@ -131,8 +142,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: Telemetry
       read.body,
       (outcome) => {
         metrics.telemetryRelays.inc({ result: outcome });
-        // Its owner gone, nobody else will count it.
-        if (outcome === 'owner_gone') recordOnce(events, view, deps);
+        // Its owner gone or leaving, nobody else will count it.
+        if (outcome === 'owner_gone' || outcome === 'owner_leaving') recordOnce(events, view, deps);
       },
       // Past the request's own guard (handleTelemetry): a failure here must not reject either.
       (error) => warnOfFailure(deps.logger, error),

@@ -33,6 +33,8 @@ interface PodOptions {
   port?: number;
   replays?: ReplayGuard;
   maxRelaysInFlight?: number;
+  /** The pod's readiness, which its shutdown sets draining (shutdown.ts). */
+  readiness?: { draining: boolean };
 }
 
 /** A real server; the client address comes from X-Client, as the pipeline takes it from X-Forwarded-For. */
@@ -44,6 +46,7 @@ async function start({
   port: listenPort = 0,
   replays = createReplayGuard({ now }),
   maxRelaysInFlight,
+  readiness = { draining: false },
 }: PodOptions = {}) {
   const metrics = createMetrics({ buildId: 't', version: 't', revision: 't', builtAt: 0 });
   const lines: string[] = [];
@@ -63,7 +66,7 @@ async function start({
   };
   server.on('request', (req, res) => {
     const clientAddress = String(req.headers['x-client'] ?? req.socket.remoteAddress);
-    const deps = { ...services, metrics, logger, buildId: 't', clientAddress, trust: compileTrust(false) };
+    const deps = { ...services, metrics, logger, buildId: 't', clientAddress, trust: compileTrust(false), draining: readiness.draining };
     handleTelemetry(req, res, deps).catch((error) => rejections.push(error));
   });
   const host = podIp || '127.0.0.1';
@@ -81,6 +84,7 @@ async function start({
     server,
     tokens: services.tokens,
     metrics,
+    readiness,
     lines,
     logs,
     rejected,
@@ -376,6 +380,27 @@ describe('each page view counted by the pod that issued its token', () => {
     expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
     await vi.waitFor(async () => expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]));
     expect(await relaysOf(other)).toEqual([['owner_gone', 1]]);
+  });
+
+  it('counts a beacon itself when the owner is shutting down: what the owner counted now could leave with it unscraped', async () => {
+    const { owner, other } = await twoPods();
+    const token = owner.tokens.issue('t', 'ja');
+    owner.readiness.draining = true;
+    expect((await post(other.url, { token, events: [{ type: 'chunk_reload' }] })).status).toBe(202);
+    await relaysBecome(other, [['owner_leaving', 1]]);
+    expect((await values(other.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
+    expect(await values(owner.metrics.clientEvents)).toEqual([]);
+    // A beacon sent to the leaving pod itself is still its own to count.
+    const direct = await post(owner.url, { token, events: [{ type: 'chunk_reload_blocked' }] });
+    expect(direct.status).toBe(204);
+    expect((await values(owner.metrics.clientEvents)).map(({ value }) => value)).toEqual([1]);
+    // A stranger's forged mark is refused as ever: it cannot make a pod hand its count over.
+    const forged = await fetch(owner.url, {
+      method: 'POST',
+      body: JSON.stringify({ token, events: [{ type: 'chunk_reload' }] }),
+      headers: { 'Content-Type': 'application/json', [RELAY_HEADER]: Buffer.alloc(32).toString('base64url') },
+    });
+    await expectError(forged, 403);
   });
 
   it('counts a beacon itself when the connection to its owner never opens: the owner got nothing', async () => {
