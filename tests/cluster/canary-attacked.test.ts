@@ -11,7 +11,7 @@ import { startAlertmanager } from '../../tools/observability-engines.mjs';
 import { runCanary } from '../../tools/rollout/canary-scenario.mjs';
 import { pausedInconclusive } from '../../tools/rollout/canary-watch.mjs';
 import { failingPageLoads, forgeBeacons, loopbackSources, replayTokens } from '../../tools/telemetry-attack/attacks.mjs';
-import { canaryReleasesForThisFile, expectAnalyses, upgradeTo } from './support/canary';
+import { canaryOutcome, canaryReleasesForThisFile, expectAnalyses, upgradeTo } from './support/canary';
 
 // A stranger attacks the browser signals while a good build B is judged as a canary
 // (docs/security.md), in two releases side by side, their alerts loaded into Prometheus and
@@ -101,7 +101,7 @@ describe('strangers attacking the browser signals during canaries of a good buil
       const [forged, replayed] = attack;
       const prometheus = releases.prometheus;
 
-      expect(result.settled).toMatchObject({ stableBuild: B, canaryBuild: null });
+      expect(result.settled, canaryOutcome(result)).toMatchObject({ stableBuild: B, canaryBuild: null });
       expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
       // Every forgery refused: another site, no browser, no token, a token not ours. Each sent
       // often enough to page on-call had it counted (the browser alerts need 10 reports; how
@@ -146,16 +146,15 @@ describe('strangers attacking the browser signals during canaries of a good buil
       );
       const prometheus = releases.prometheus;
 
-      expect(result.settled).toMatchObject({ stableBuild: B, canaryBuild: null });
-      expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
-      expect(attack.tally['failure 204']).toBeGreaterThan(100);
-
       // What the attack made of the signals, over the canary: the server's page views and failed
       // page views by build, the attacker's share of the page views, and the alerts it set off.
       const window = `${Math.ceil((Date.now() - result.startedAt) / 1000)}s`;
       const scope = `namespace="${residual.namespace}"`;
       // By the build of the pod that counted (gone pods included: their last build info).
-      const byPodBuild = async (metric: string, by = ''): Promise<{ build_id?: string; page_build?: string; value: number }[]> =>
+      const byPodBuild = async (
+        metric: string,
+        by = '',
+      ): Promise<{ build_id?: string; page_build?: string; result?: string; value: number }[]> =>
         (
           await prometheus.query(
             `sum by (build_id${by}) (increase(${metric}{${scope}}[${window}]) * on (instance) group_left (build_id) max_over_time(meridian_build_info{${scope}}[${window}]))`,
@@ -173,6 +172,14 @@ describe('strangers attacking the browser signals during canaries of a good buil
       const attackerPages = Object.values(attack.pagesByBuild).reduce((sum, count) => sum + count, 0);
       const allPages = Object.values(pageViews).reduce((sum, count) => sum + count, 0);
       const alerts = await prometheus.queryRange(`ALERTS{${scope}, alertstate="firing"}`, result.startedAt, Date.now());
+      // What the pods did with the reports: refused, or relayed to the pod that issued their token (below, and how that ended).
+      const byLabel = async (metric: string, label: string) =>
+        Object.fromEntries(
+          (await prometheus.query(`sum by (${label}) (increase(${metric}{${scope}}[${window}])) > 0`)).map((series) => [
+            series.metric[label],
+            Math.round(Number(series.value[1])),
+          ]),
+        );
       const figures = {
         at: new Date().toISOString(),
         attackerClients: sources.length,
@@ -187,6 +194,14 @@ describe('strangers attacking the browser signals during canaries of a good buil
           ]),
         ),
         firing: [...new Set(alerts.map((series) => series.metric.alertname))].sort(),
+        attackerAnswers: attack.tally,
+        refused: await byLabel('meridian_telemetry_rejected_total', 'reason'),
+        // By the build of the relaying pod: a report it could not relay is lost to the owner's build.
+        relays: (await byPodBuild('meridian_telemetry_relays_total', ', result')).map((series) => [
+          series.build_id,
+          series.result,
+          series.value,
+        ]),
         analyses: result.analyses.map((run) => ({
           build: run.build,
           phase: run.phase,
@@ -196,6 +211,11 @@ describe('strangers attacking the browser signals during canaries of a good buil
       mkdirSync(path.dirname(REPORT), { recursive: true });
       writeFileSync(REPORT, `${JSON.stringify(figures, null, 2)}\n`);
       log(`[${residual.namespace}] the residual: ${JSON.stringify(figures)}`);
+
+      // Asserted once the figures are written, so that a canary gone wrong leaves them too.
+      expect(result.settled, canaryOutcome(result)).toMatchObject({ stableBuild: B, canaryBuild: null });
+      expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
+      expect(attack.tally['failure 204']).toBeGreaterThan(100);
 
       // Both builds' pages failed alike, so the canary's difference stayed small: that is why B
       // was promoted. An attacker this large is, to the server, a majority of failing visitors:

@@ -4,8 +4,9 @@
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
-// The first line of an error is enough to tell a failure apart in the summary.
-const firstLine = (message = '') => (stripVTControlCharacters(message).trim().split('\n')[0] ?? '').slice(0, 300);
+// The first line of an error tells a failure apart in the summary, and carries the evidence a
+// test puts there: kept whole up to the length past which CI's view of the output folds a line.
+const firstLine = (message = '') => (stripVTControlCharacters(message).trim().split('\n')[0] ?? '').slice(0, 1000);
 
 /** @typedef {{ passed: number, failed: number, failures: string[] }} Outcome */
 

@@ -54,6 +54,20 @@ export async function installCanaryRelease(
     () => argoRollouts(['status', release.release, '--namespace', release.namespace, '--timeout', '120s']),
     { timeoutMs: 300_000, intervalMs: 2000 },
   );
+  // A Deployment created without replicas starts one pod, which Argo scales away only once the
+  // Rollout is up: until then a test counting the release's pods would count one too many.
+  await waitFor(
+    `the Deployment in ${release.namespace} to run no pod`,
+    async () => {
+      const { stdout } = await kubectl([
+        ...['get', 'deployment', '--namespace', release.namespace],
+        ...['--selector', `app.kubernetes.io/instance=${release.release},app.kubernetes.io/component=web`],
+        ...['--output', 'jsonpath={.items[*].status.replicas}'],
+      ]);
+      if (stdout.split(' ').some((replicas) => Number(replicas) > 0)) throw new Error(`replicas: ${stdout}`);
+    },
+    { timeoutMs: 120_000, intervalMs: 1000 },
+  );
   await waitForNodePort(release, release.nodePort);
   return valuesFile;
 }
@@ -125,6 +139,24 @@ export function pageViewsByBuild(traffic: Parameters<typeof trafficTotals>[0], v
 }
 
 /** Fails unless every analysis of `build` in `analyses` ended `phase`. */
+/**
+ * Where a canary stopped, and every measurement of an analysis that did not succeed, in one
+ * line: CI keeps only the first line of a failure, and a canary is not run again to see why.
+ */
+export function canaryOutcome({ settled, analyses }: Pick<Awaited<ReturnType<typeof runCanary>>, 'settled' | 'analyses'>) {
+  const { phase, step, message, stableBuild, canaryBuild } = settled;
+  const unsuccessful = analyses
+    .filter((run) => run.phase !== 'Successful')
+    .map((run) => ({
+      build: run.build,
+      phase: run.phase,
+      metrics: Object.fromEntries(
+        run.metrics.filter((metric) => metric.phase !== 'Successful').map((metric) => [metric.name, metric.values]),
+      ),
+    }));
+  return `the canary settled ${JSON.stringify({ phase, step, message, stableBuild, canaryBuild })}, analyses not successful: ${JSON.stringify(unsuccessful)}`;
+}
+
 export function expectAnalyses(analyses: { build: string; phase: string }[], build: string, phases: string[]) {
   expect(analyses.filter((run) => run.build === build).map((run) => run.phase)).toEqual(phases);
 }
