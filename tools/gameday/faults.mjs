@@ -316,7 +316,16 @@ export function nodeLossFault({ local, nodes, log }) {
         // One pod on each node; the lost pod's successor waits for its node to come back.
         topologySpread: { whenUnsatisfiable: 'DoNotSchedule', constraints: [{ topologyKey: 'kubernetes.io/hostname', maxSkew: 1 }] },
       },
-      inject: async () => powerOffNode(lost),
+      inject: async ({ access, namespace }) => {
+        // Any other release's pod there would go down with the node, and its alerts with it.
+        const { stdout } = await access.kubectl([
+          ...['get', 'pods', '--namespace', namespace, '--field-selector', `spec.nodeName=${lost.name}`],
+          ...['--output', 'jsonpath={.items[*].metadata.name}'],
+        ]);
+        const others = stdout.split(' ').filter((pod) => pod && !pod.startsWith(ownPods));
+        if (others.length) throw new Error(`gameday: ${NODE_FAULT}: pods of other releases run on ${lost.name}: ${others.join(', ')}`);
+        await powerOffNode(lost);
+      },
       remove: () => powerOnNode(ensureBinaries(log), lost, log),
       evidence: [new RegExp(`^${lost.name}\\s+NotReady`, 'm'), new RegExp(`^${ownPods}\\S+\\s.*\\s${lost.name}\\s`, 'm')],
       // One target down while the other keeps answering.

@@ -49,4 +49,17 @@ describe('the game day’s node-loss fault', () => {
     );
     expect(podOnIt?.test('down-meridian-5d9c-x2   1/1   Running   0   3m   198.18.66.4   meridian-node-2   <none>   <none>')).toBe(false);
   });
+
+  test('refuses to cut a node where another release’s pod runs: that release’s alerts would fire too (run.mjs keeps the others away)', async () => {
+    const found = nodeLossFault({ local: true, nodes: clusterNodes(3), log });
+    if (!('fault' in found)) throw new Error(found.skipped);
+    const asked: string[][] = [];
+    const kubectl = async (args: string[]) => {
+      asked.push(args);
+      return { stdout: 'node-meridian-5d9c-x2 healthy-meridian-7f2a-q8', stderr: '' };
+    };
+    const context = { access: { kubectl }, namespace: 'meridian-gameday' } as unknown as Parameters<typeof found.fault.inject>[0];
+    await expect(found.fault.inject(context)).rejects.toThrow(/other releases run on meridian-node-2: healthy-meridian-7f2a-q8$/);
+    expect(asked[0]).toEqual(expect.arrayContaining(['--field-selector', 'spec.nodeName=meridian-node-2']));
+  });
 });
