@@ -6,17 +6,24 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync,
 import path from 'node:path';
 import { runSync, succeeds } from '../lib/command.mjs';
 import { componentName, componentNames, NODE_COMPONENTS } from './components.mjs';
-import { CONTAINERD_NAMESPACE, NODE_NAME, STATE_DIR } from './layout.mjs';
+import { clusterNodes, CONTAINERD_NAMESPACE, MAX_NODES, STATE_DIR } from './layout.mjs';
 import { recordedNodes } from './node-count.mjs';
 import { tearDownNodeNetwork } from './node-network.mjs';
 import { processesWhere, recordedProcesses, runningPid, stopPid, stopProcess } from './processes.mjs';
 
-/** The cgroup folders the nodes' kubelets (cgroupfs driver) keep pods under: /kubepods, and /<node>/kubepods after the first node. */
-const POD_CGROUPS = new RegExp(`:/(${NODE_NAME}-\\d+/)?kubepods(/|$)`, 'm');
+/** The cgroup folders the nodes' kubelets (cgroupfs driver) keep pods under: kubepods in each node's cgroup root. */
+const POD_CGROUPS = clusterNodes(MAX_NODES).map((node) => path.posix.join(node.cgroupRoot, 'kubepods'));
+
+/** Whether a /proc/<pid>/cgroup text (`id:controllers:path` lines) puts the process under a pod's cgroup. @param {string} text */
+const inPodCgroup = (text) =>
+  text.split('\n').some((line) => {
+    const where = line.split(':').slice(2).join(':');
+    return POD_CGROUPS.some((root) => where === root || where.startsWith(`${root}/`));
+  });
 
 /** Every container of every pod on every node. */
 function podProcesses() {
-  return processesWhere('cgroup', (text) => POD_CGROUPS.test(text));
+  return processesWhere('cgroup', inPodCgroup);
 }
 
 /** containerd's shims outlive it (they are daemons); ours name a socket in the state folder. */
@@ -72,13 +79,12 @@ function removeCgroupTree(dir) {
   }
 }
 
-/** The first node's /kubepods and every other node's cgroup root, in every hierarchy. */
+/** What the nodes leave in each hierarchy: the first node's kubepods, and every other node's cgroup root. */
+const NODE_CGROUPS = clusterNodes(MAX_NODES).map((node) => (node.cgroupRoot === '/' ? 'kubepods' : node.cgroupRoot));
+
 function removePodCgroups() {
   const root = '/sys/fs/cgroup';
-  for (const hierarchy of readdirSync(root)) {
-    const nodeRoots = readdirSync(path.join(root, hierarchy)).filter((name) => name.startsWith(`${NODE_NAME}-`));
-    for (const name of ['kubepods', ...nodeRoots]) removeCgroupTree(path.join(root, hierarchy, name));
-  }
+  for (const hierarchy of readdirSync(root)) for (const name of NODE_CGROUPS) removeCgroupTree(path.join(root, hierarchy, name));
 }
 
 /** The kubelet links every container log into /var/log/containers, whatever its pod log folder. */

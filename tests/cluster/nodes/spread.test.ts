@@ -1,18 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { CLUSTER_BUILDS } from '../../../tools/cluster/app-images.mjs';
 import { kubectl } from '../../../tools/cluster/kubectl.mjs';
-import {
-  createRestrictedNamespace,
-  deployRelease,
-  localClusterValues,
-  uninstallRelease,
-  writeValuesFile,
-} from '../../../tools/cluster/release.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { waitFor } from '../../../tools/lib/wait.mjs';
+import { installBuildA } from '../support/releases';
 import { NODES, podPlacements, threeNodeClusterForThisFile, type PodPlacement } from './support/three-nodes';
 
 const ref = { release: 'meridian', namespace: 'meridian-spread' };
@@ -21,24 +13,18 @@ const NODE_PORT = 30090;
 const ZONE_B_NODE = NODES.find((node) => node.zone === 'zone-b')?.name ?? '';
 const REPORTS = path.join(ROOT, 'test-reports', 'cluster-nodes');
 
+let release: Awaited<ReturnType<typeof installBuildA>> | undefined;
+
 /** Installs three replicas with `topologySpread.whenUnsatisfiable`; waits for them to be Ready unless `wait` is false. */
 async function installThree(whenUnsatisfiable: 'DoNotSchedule' | 'ScheduleAnyway', { wait = true } = {}) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-spread-'));
-  const valuesFile = path.join(dir, 'values.json');
-  const values = localClusterValues(NODE_PORT, {
+  // Scheduling alone is under test: no Prometheus Operator objects.
+  const values = {
     replicaCount: 3,
     topologySpread: { whenUnsatisfiable },
-    // Scheduling alone is under test: no Prometheus Operator objects.
     serviceMonitor: { enabled: false },
     prometheusRule: { enabled: false },
-  });
-  writeValuesFile(valuesFile, values);
-  try {
-    await createRestrictedNamespace(ref.namespace);
-    await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a, wait });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  };
+  release = await installBuildA(ref, NODE_PORT, values, { wait });
 }
 
 /** Every pod Running, with `count` pods; resolves with their placement. */
@@ -69,8 +55,8 @@ describe('three replicas over two zones and three nodes', () => {
 
   afterEach(async () => {
     await kubectl(['uncordon', ZONE_B_NODE]);
-    await uninstallRelease(ref);
-    await kubectl(['delete', 'namespace', ref.namespace, '--ignore-not-found', '--timeout=180s']);
+    await release?.remove();
+    release = undefined;
   });
 
   test('with topologySpread.whenUnsatisfiable DoNotSchedule the pods sit in both zones and on every node', async () => {

@@ -27,14 +27,17 @@ interface Pod {
   status: { conditions?: { type: string; status: string }[]; podIP?: string };
 }
 
-/** Installs build A of `ref` in a fresh restricted namespace; `remove()` uninstalls it and deletes the namespace. */
-export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: Record<string, unknown>) {
+/**
+ * Installs build A of `ref` in a fresh restricted namespace, waiting for its pods and NodePort
+ * unless `wait` is false; `remove()` uninstalls it and deletes the namespace.
+ */
+export async function installBuildA(ref: ReleaseRef, nodePort: number, extra?: Record<string, unknown>, { wait = true } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), `meridian-${ref.release}-`));
   const valuesFile = path.join(dir, 'values.json');
   writeValuesFile(valuesFile, localClusterValues(nodePort, extra));
   await createRestrictedNamespace(ref.namespace);
-  await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a });
-  await waitForNodePort(ref, nodePort);
+  await deployRelease({ ...ref, valuesFile, tag: CLUSTER_BUILDS.a, wait });
+  if (wait) await waitForNodePort(ref, nodePort);
   return {
     valuesFile,
     async remove() {
