@@ -138,7 +138,6 @@ export function pageViewsByBuild(traffic: Parameters<typeof trafficTotals>[0], v
   return views;
 }
 
-/** Fails unless every analysis of `build` in `analyses` ended `phase`. */
 /**
  * Where a canary stopped, and every measurement of an analysis that did not succeed, in one
  * line: CI keeps only the first line of a failure, and a canary is not run again to see why.
@@ -157,6 +156,7 @@ export function canaryOutcome({ settled, analyses }: Pick<Awaited<ReturnType<typ
   return `the canary settled ${JSON.stringify({ phase, step, message, stableBuild, canaryBuild })}, analyses not successful: ${JSON.stringify(unsuccessful)}`;
 }
 
+/** Fails unless every analysis of `build` in `analyses` ended `phase`. */
 export function expectAnalyses(analyses: { build: string; phase: string }[], build: string, phases: string[]) {
   expect(analyses.filter((run) => run.build === build).map((run) => run.phase)).toEqual(phases);
 }
