@@ -2,14 +2,14 @@
 // each bounded in time and count, each tallying the answers it got. `npm run attack:telemetry`
 // runs them against any site; the cluster's canary test runs them during a canary release.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildOfToken, loadPage, sendBeacon } from './requests.mjs';
+import { buildOfToken, loadPage, postBeacon } from './requests.mjs';
 
 /** The failure every attack claims: a visitor left on a broken page, which pages on-call at once. */
 export const CLAIMED_FAILURE = { type: 'chunk_reload_blocked', reason: 'ChunkLoadError' };
 /** Requests in flight at once, at most: the attacker stays bounded however slow the site. */
 const MAX_IN_FLIGHT = 200;
 
-/** @typedef {Record<string, number>} Tally answers by kind and status (`<kind> <status>`; 0: no answer) */
+/** @typedef {Record<string, number>} Tally answers by kind and status (`<kind> <status>`; with no answer, `<kind> <why>`: ECONNRESET, ETIMEDOUT…) */
 
 /**
  * Runs `attempt` `rate` times a second until `durationMs` passed or `signal` aborts.
@@ -30,8 +30,11 @@ async function paced({ rate, durationMs, signal }, attempt) {
   await Promise.all(inFlight);
 }
 
-/** @param {Tally} tally @param {string} kind @param {number} status */
+/** @param {Tally} tally @param {string} kind @param {number | string} status */
 const count = (tally, kind, status) => void (tally[`${kind} ${status}`] = (tally[`${kind} ${status}`] ?? 0) + 1);
+
+/** @param {{ status: number, failure?: string }} answer its status, or why none came */
+const answerOf = ({ status, failure }) => (status || failure) ?? 0;
 
 /**
  * 1. Beacons from anywhere but the site's pages, at any rate, each with one forgery: another
@@ -64,7 +67,7 @@ export async function forgeBeacons({ target, rate, durationMs, canaryBuild = 'ca
   ];
   await paced({ rate, durationMs, signal }, async (index) => {
     const [kind, body, headers] = /** @type {[string, object, Record<string, string>]} */ (forgeries[index % forgeries.length]);
-    count(tally, kind, await sendBeacon(target, body, { headers }));
+    count(tally, kind, answerOf(await postBeacon(target, body, { headers })));
   });
   return tally;
 }
@@ -84,18 +87,18 @@ export async function replayTokens({ target, tokens, rate, durationMs, signal })
   const harvest = (async () => {
     for (let index = 0; index < tokens && !signal?.aborted; index += 1) {
       await sleep(Math.max(0, started + (index * durationMs) / tokens - Date.now()));
-      const { token } = await loadPage(target);
-      if (!token) {
-        count(tally, 'page without token', 0);
+      const page = await loadPage(target);
+      if (!page.token) {
+        count(tally, 'page without token', answerOf(page));
         continue;
       }
-      count(tally, 'first use', await sendBeacon(target, { token, events: [CLAIMED_FAILURE] }));
-      harvested.push(token);
+      count(tally, 'first use', answerOf(await postBeacon(target, { token: page.token, events: [CLAIMED_FAILURE] })));
+      harvested.push(page.token);
     }
   })();
   await paced({ rate, durationMs, signal }, async (index) => {
     const token = harvested[index % Math.max(1, harvested.length)];
-    if (token) count(tally, 'replay', await sendBeacon(target, { token, events: [CLAIMED_FAILURE] }));
+    if (token) count(tally, 'replay', answerOf(await postBeacon(target, { token, events: [CLAIMED_FAILURE] })));
   });
   await harvest;
   return { tally, builds: harvested.map(buildOfToken) };
@@ -116,10 +119,10 @@ export async function failingPageLoads({ target, sources, durationMs, event = CL
     sources.map((localAddress) =>
       paced({ rate: 1, durationMs, signal }, async () => {
         const page = await loadPage(target, { localAddress });
-        count(tally, 'page', page.status);
+        count(tally, 'page', answerOf(page));
         if (!page.token) return;
         pagesByBuild[page.build ?? '?'] = (pagesByBuild[page.build ?? '?'] ?? 0) + 1;
-        count(tally, 'failure', await sendBeacon(target, { token: page.token, events: [event] }, { localAddress }));
+        count(tally, 'failure', answerOf(await postBeacon(target, { token: page.token, events: [event] }, { localAddress })));
       }),
     ),
   );

@@ -9,20 +9,24 @@ export const PAGE_VIEW_TIMING = 'pv';
 const NAVIGATION = { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate', 'Upgrade-Insecure-Requests': '1', Accept: 'text/html' };
 
 /**
- * One request; resolves with its status and headers (0 when it failed: refused, reset, timed out).
+ * One request; resolves with its status and headers, or status 0 and why no answer came
+ * (`failure`: the error's code, as ECONNREFUSED, ECONNRESET; ETIMEDOUT past 10 s).
  * @param {string} url
  * @param {{ method?: string, headers?: Record<string, string>, body?: string, localAddress?: string }} [options]
- * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders }>}
+ * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, failure?: string }>}
  */
 export function send(url, { method = 'GET', headers = {}, body, localAddress } = {}) {
   return new Promise((resolve) => {
+    /** @param {unknown} error */
+    const failed = (error) =>
+      resolve({ status: 0, headers: {}, failure: /** @type {NodeJS.ErrnoException} */ (error).code ?? String(error) });
     const req = request(url, { method, headers, localAddress, agent: false, timeout: 10_000 }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-      res.on('error', () => resolve({ status: 0, headers: {} }));
+      res.on('error', failed);
     });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve({ status: 0, headers: {} }));
+    req.on('timeout', () => req.destroy(Object.assign(new Error('no answer in 10 s'), { code: 'ETIMEDOUT' })));
+    req.on('error', failed);
     req.end(body);
   });
 }
@@ -46,14 +50,14 @@ export function buildOfToken(token) {
 }
 
 /**
- * Loads a page as a browser navigating does; resolves with its status, token and the token's build.
+ * Loads a page as a browser navigating does; resolves with its status (or why none came), token and the token's build.
  * @param {string} target the site's origin
  * @param {{ path?: string, localAddress?: string }} [options]
  */
 export async function loadPage(target, { path = '/', localAddress } = {}) {
-  const { status, headers } = await send(new URL(path, target).href, { headers: NAVIGATION, localAddress });
+  const { status, headers, failure } = await send(new URL(path, target).href, { headers: NAVIGATION, localAddress });
   const token = tokenOf(/** @type {string | undefined} */ (headers['server-timing']));
-  return { status, token, build: token && buildOfToken(token) };
+  return { status, failure, token, build: token && buildOfToken(token) };
 }
 
 /**
@@ -64,13 +68,22 @@ export async function loadPage(target, { path = '/', localAddress } = {}) {
  * @param {{ headers?: Record<string, string>, localAddress?: string }} [options]
  */
 export async function sendBeacon(target, body, { headers = {}, localAddress } = {}) {
+  return (await postBeacon(target, body, { headers, localAddress })).status;
+}
+
+/**
+ * sendBeacon's request, answering what `send` does: the status, or why none came.
+ * @param {string} target
+ * @param {unknown} body
+ * @param {{ headers?: Record<string, string>, localAddress?: string }} [options]
+ */
+export function postBeacon(target, body, { headers = {}, localAddress } = {}) {
   const sameOrigin = { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin', Origin: new URL(target).origin };
   const sent = Object.fromEntries(Object.entries({ ...sameOrigin, ...headers }).filter(([, value]) => value !== ''));
-  const { status } = await send(new URL('/api/telemetry', target).href, {
+  return send(new URL('/api/telemetry', target).href, {
     method: 'POST',
     headers: sent,
     body: typeof body === 'string' ? body : JSON.stringify(body),
     localAddress,
   });
-  return status;
 }

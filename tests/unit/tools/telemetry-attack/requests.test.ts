@@ -1,9 +1,10 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { PAGE_VIEW_TIMING } from '@/shared/page-view-token';
 import { runSync } from '../../../../tools/lib/command.mjs';
 import { loopbackSources } from '../../../../tools/telemetry-attack/attacks.mjs';
-import { buildOfToken, PAGE_VIEW_TIMING as TOOL_TIMING, tokenOf } from '../../../../tools/telemetry-attack/requests.mjs';
+import { buildOfToken, send, PAGE_VIEW_TIMING as TOOL_TIMING, tokenOf } from '../../../../tools/telemetry-attack/requests.mjs';
 
 describe('the attacker reads pages as our own pages do', () => {
   it('finds the token under the Server-Timing name the server uses', () => {
@@ -22,6 +23,21 @@ describe('the attacker reads pages as our own pages do', () => {
     expect(sources[0]).toBe('127.0.0.2');
     expect(sources).not.toContain('127.0.0.1');
     expect(sources.every((address) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address) && !address.endsWith('.256'))).toBe(true);
+  });
+});
+
+describe('the attacker tallies what came back', () => {
+  it('says why no answer came: a port refusing, a connection cut', async () => {
+    const cutting = createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    const address = cutting.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      expect(await send(`http://127.0.0.1:${port}/`)).toMatchObject({ status: 0, failure: 'ECONNRESET' });
+    } finally {
+      await new Promise((resolve) => cutting.close(resolve));
+    }
+    expect(await send(`http://127.0.0.1:${port}/`)).toMatchObject({ status: 0, failure: 'ECONNREFUSED' });
   });
 });
 
