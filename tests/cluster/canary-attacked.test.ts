@@ -9,7 +9,7 @@ import { ROOT } from '../../tools/lib/app-server.mjs';
 import { freePort } from '../../tools/lib/ports.mjs';
 import { startAlertmanager } from '../../tools/observability-engines.mjs';
 import { runCanary } from '../../tools/rollout/canary-scenario.mjs';
-import { pausedInconclusive } from '../../tools/rollout/canary-watch.mjs';
+import { type CanarySample, pausedInconclusive } from '../../tools/rollout/canary-watch.mjs';
 import { failingPageLoads, forgeBeacons, loopbackSources, replayTokens } from '../../tools/telemetry-attack/attacks.mjs';
 import { canaryOutcome, canaryReleasesForThisFile, expectAnalyses, upgradeTo } from './support/canary';
 
@@ -20,8 +20,10 @@ import { canaryOutcome, canaryReleasesForThisFile, expectAnalyses, upgradeTo } f
 //   then sent again and again): B is promoted, no alert the browsers' reports feed is ever
 //   pending, nothing is notified, and every forgery is refused and counted by its reason;
 // - the residual: 50 clients each loading a real page once a second and reporting a blocked
-//   reload with its token. B is still promoted (the reports land on both builds alike); what
-//   they do to the alerts is measured and written to test-reports/canary-attacked.json.
+//   reload with its token. The reports land on both builds alike, nearly every page view of
+//   each failing: past maxStableShare the failures measurement holds back, and the canary waits
+//   for a person, neither aborted nor promoted (the flood would hide a bad build). What the
+//   reports do to the alerts is measured and written to test-reports/canary-attacked.json.
 // The pods see every client through the NodePort as the node's address, so the per-address
 // beacon limit is lifted here (it is tested behind haproxy, tests/integration/server). The two
 // attacks side by side keep the machine's two cores busy, so the visitors' first reports of the
@@ -56,11 +58,18 @@ afterAll(async () => {
   if (engines.dir) rmSync(engines.dir, { recursive: true, force: true });
 });
 
-/** Upgrades `release` to B under the canary's load and visitors, `attack` running meanwhile; returns both outcomes. */
+const promoted = (sample: CanarySample) => sample.stableBuild === B && !sample.canaryBuild;
+
+/**
+ * Upgrades `release` to B under the canary's load and visitors, `attack` running meanwhile,
+ * until B is promoted or the canary is held for a person (`expected`), or it settles the other
+ * way or aborts; returns both outcomes.
+ */
 async function canaryUnderAttack<T>(
   release: typeof attacked,
   valuesFile: string,
   attack: (target: string, signal: AbortSignal) => Promise<T>,
+  expected: 'promoted' | 'held',
 ) {
   const stop = new AbortController();
   const attacking = attack(`http://127.0.0.1:${release.nodePort}`, stop.signal);
@@ -69,9 +78,9 @@ async function canaryUnderAttack<T>(
       releaseRef: release,
       nodePort: release.nodePort,
       change: () => upgradeTo(release, valuesFile, B),
-      until: (sample) => sample.stableBuild === B && !sample.canaryBuild,
-      untilLabel: `the Rollout to promote ${B} under attack`,
-      giveUpWhen: (sample) => sample.aborted || pausedInconclusive(sample),
+      until: expected === 'promoted' ? promoted : pausedInconclusive,
+      untilLabel: expected === 'promoted' ? `the Rollout to promote ${B} under attack` : `the Rollout to hold ${B} under attack`,
+      giveUpWhen: (sample) => sample.aborted || promoted(sample) || pausedInconclusive(sample),
       log: (line) => log(`[${release.namespace}] ${line}`),
     });
     return { result, attack: await (stop.abort(), attacking) };
@@ -90,13 +99,17 @@ describe('strangers attacking the browser signals during canaries of a good buil
   test.concurrent(
     'forged and replayed beacons: B promoted, no browser alert pending, nothing notified, every forgery refused and counted',
     async ({ expect }) => {
-      const { result, attack } = await canaryUnderAttack(attacked, releases.valuesFile(attacked), (target, signal) =>
-        Promise.all([
-          forgeBeacons({ target, rate: ATTACK_RATE, durationMs: ATTACK_MS, canaryBuild: B, signal }),
-          // Over before the stable build's pods go at the promotion: a token's owner gone, the pod a
-          // replay reaches counts it once itself (docs/security.md, what remains possible).
-          replayTokens({ target, tokens: 2, rate: ATTACK_RATE, durationMs: 90_000, signal }),
-        ]),
+      const { result, attack } = await canaryUnderAttack(
+        attacked,
+        releases.valuesFile(attacked),
+        (target, signal) =>
+          Promise.all([
+            forgeBeacons({ target, rate: ATTACK_RATE, durationMs: ATTACK_MS, canaryBuild: B, signal }),
+            // Over before the stable build's pods go at the promotion: a token's owner gone, the pod a
+            // replay reaches counts it once itself (docs/security.md, what remains possible).
+            replayTokens({ target, tokens: 2, rate: ATTACK_RATE, durationMs: 90_000, signal }),
+          ]),
+        'promoted',
       );
       const [forged, replayed] = attack;
       const prometheus = releases.prometheus;
@@ -105,9 +118,29 @@ describe('strangers attacking the browser signals during canaries of a good buil
       expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
       // Every forgery refused: another site, no browser, no token, a token not ours. Each sent
       // often enough to page on-call had it counted (the browser alerts need 10 reports; how
-      // many more the attacker gets out depends on how busy the machine is).
-      expect(Object.keys(forged).length).toBeGreaterThanOrEqual(8);
-      for (const [kind, count] of Object.entries(forged)) expect([kind, count >= 50 && /\s4(03|15)$/.test(kind)]).toEqual([kind, true]);
+      // many more the attacker gets out depends on how busy the machine is). A connection may be
+      // cut with no answer as a stable pod leaves mid-canary (nothing counted either; whether
+      // visitors' requests outlive a pod is the promotion test's question, without an attack
+      // loading the machine): one in a thousand at most, and never a wait of 10 s.
+      const answers = Object.entries(forged).map(([key, count]) => ({
+        kind: key.replace(/ \S+$/, ''),
+        answer: key.split(' ').at(-1),
+        count,
+      }));
+      const kinds = [...new Set(answers.map(({ kind }) => kind))];
+      expect(kinds.length).toBeGreaterThanOrEqual(8);
+      for (const kind of kinds) {
+        const ofKind = answers.filter((answer) => answer.kind === kind);
+        const total = (pick: (answer: string) => boolean) =>
+          ofKind.filter(({ answer }) => pick(answer ?? '')).reduce((sum, { count }) => sum + count, 0);
+        const refused = total((answer) => /^4(03|15)$/.test(answer));
+        const cut = total((answer) => /^E[A-Z]+$/.test(answer) && answer !== 'ETIMEDOUT');
+        const tally = `${kind}: ${JSON.stringify(Object.fromEntries(ofKind.map(({ answer, count }) => [answer, count])))}`;
+        expect(refused + cut, tally).toBe(total(() => true));
+        expect(refused, tally).toBeGreaterThanOrEqual(50);
+        expect(cut, tally).toBeLessThanOrEqual(Math.ceil(refused / 1000));
+        if (cut > 0) log(`[${attacked.namespace}] forgeries cut unanswered: ${tally}`);
+      }
       // Each harvested token counted once, at the pod that issued it: every replay refused there
       // (409), or answered 202 by another pod that relayed it there. A replay may reach the owner
       // before the relay of its first use does, and be the one counted (204): every 204 is a
@@ -138,11 +171,14 @@ describe('strangers attacking the browser signals during canaries of a good buil
   );
 
   test.concurrent(
-    'the residual, 50 clients loading pages and reporting failures: B still promoted, the alert ratios measured',
+    'the residual, 50 clients loading pages and reporting failures: the canary held for a person, neither aborted nor promoted, the alert ratios measured',
     async ({ expect }) => {
       const sources = loopbackSources(50);
-      const { result, attack } = await canaryUnderAttack(residual, releases.valuesFile(residual), (target, signal) =>
-        failingPageLoads({ target, sources, durationMs: ATTACK_MS, signal }),
+      const { result, attack } = await canaryUnderAttack(
+        residual,
+        releases.valuesFile(residual),
+        (target, signal) => failingPageLoads({ target, sources, durationMs: ATTACK_MS, signal }),
+        'held',
       );
       const prometheus = releases.prometheus;
 
@@ -212,14 +248,20 @@ describe('strangers attacking the browser signals during canaries of a good buil
       writeFileSync(REPORT, `${JSON.stringify(figures, null, 2)}\n`);
       log(`[${residual.namespace}] the residual: ${JSON.stringify(figures)}`);
 
-      // Asserted once the figures are written, so that a canary gone wrong leaves them too.
-      expect(result.settled, canaryOutcome(result)).toMatchObject({ stableBuild: B, canaryBuild: null });
-      expectAnalyses(result.analyses, B, ['Successful', 'Successful']);
+      // Asserted once the figures are written, so that a canary gone wrong leaves them too. Every
+      // measurement of the failures inconclusive (none failed, none passed): the rollout paused at
+      // its first analysis, B still the canary beside A.
+      expect(result.settled, canaryOutcome(result)).toMatchObject({ phase: 'Paused', stableBuild: A, canaryBuild: B, step: 1 });
+      expectAnalyses(result.analyses, B, ['Inconclusive']);
+      const failureMeasurements =
+        result.analyses[0]?.metrics.find((metric) => metric.name === 'client-failures-per-page-view')?.values ?? [];
+      expect(failureMeasurements.length).toBeGreaterThan(0);
+      for (const value of failureMeasurements) expect(value).toMatch(/^Inconclusive:/);
       expect(attack.tally['failure 204']).toBeGreaterThan(100);
 
-      // Both builds' pages failed alike, so the canary's difference stayed small: that is why B
-      // was promoted. An attacker this large is, to the server, a majority of failing visitors:
-      // the blocked-reload alert (1 % of page views) fires, as docs/security.md says it must.
+      // Both builds' pages failed alike. An attacker this large is, to the server, a majority of
+      // failing visitors: the blocked-reload alert (1 % of page views) fires, as docs/security.md
+      // says it must.
       expect(figures.attackerShare).toBeGreaterThan(0.5);
       expect(Math.abs((figures.failedShare[A] ?? 0) - (figures.failedShare[B] ?? 0))).toBeLessThan(0.3);
       expect(figures.firing).toContain('MeridianChunkReloadBlocked');

@@ -117,6 +117,16 @@ const withCanaryPages = (page: { views: number; failures: number; slowLcp?: bool
   pages: { ...HEALTHY.pages, a1: { ...HEALTHY.pages.a1, other: page }, b1: { ...HEALTHY.pages.b1, self: page } },
 });
 
+/** `traffic` with `share` of the stable build's page views failing: each of its views reported (3 a second) fails so often. */
+const withStableFailing = (share: number, traffic: Traffic = HEALTHY): Traffic => ({
+  ...traffic,
+  pages: {
+    a1: { ...traffic.pages.a1, self: { views: 1, failures: share } },
+    a2: { self: { views: 1, failures: share } },
+    b1: { ...traffic.pages.b1, other: { views: 1, failures: share } },
+  },
+});
+
 describe("the canary analysis's queries, against made-up series (promtool)", () => {
   it.each<[string, string, Verdict, Traffic]>([
     ['server-error-ratio', 'a canary answering 20 % 5xx', 'fails', withRequests({ rate: 10, errors: 0.2 })],
@@ -162,6 +172,24 @@ describe("the canary analysis's queries, against made-up series (promtool)", () 
       'the same canary with 4 failed page views',
       'fails',
       withCanaryPages({ views: 0.1, failures: 2 / 120 }),
+    ],
+    [
+      'client-failures-per-page-view',
+      "a stable build with a fifth of its page views failing (under maxStableShare), the canary's as many",
+      'passes',
+      withStableFailing(0.2, withCanaryPages({ views: 1, failures: 0.2 })),
+    ],
+    [
+      'client-failures-per-page-view',
+      "a stable build with a third of its page views failing (over maxStableShare), the canary's as many",
+      'no data',
+      withStableFailing(1 / 3, withCanaryPages({ views: 1, failures: 1 / 3 })),
+    ],
+    [
+      'client-failures-per-page-view',
+      "a canary's pages all failing while a flood fails nine in ten of stable's: held, never promoted on it",
+      'no data',
+      withStableFailing(0.9, withCanaryPages({ views: 1, failures: 1 })),
     ],
     ['client-lcp-p75', "a canary's pages painting in up to 5 s", 'fails', withCanaryPages({ views: 1, failures: 0, slowLcp: true })],
     ['client-lcp-p75', "a canary's pages painting as fast as stable's", 'passes', HEALTHY],
