@@ -19,19 +19,22 @@ export const PAGES = [
 /** A script or manifest of the page that failed to load (the skew the canary must not cause). */
 const isPageFile = (/** @type {string} */ url) => url.includes('/_next/static/') || url.includes('/builds/meta/');
 
+/** How long the visits get to end once stopped: the longest visit's navigations, and some. */
+const VISIT_END_MS = 60_000;
+
 /** The reports of a chunk that failed to load (src/freshness/chunk-recovery.ts). */
 const CHUNK_FAILURES = new Set(['chunk_reload', 'chunk_reload_blocked']);
 
 /**
  * Watches a page: every document it loads in full, with its build, every file of its own
- * that failed, and every chunk failure it reported, with the time its beacon left.
+ * that failed, with when, and every chunk failure it reported, with the time its beacon left.
  * @param {import('@playwright/test').Page} page
  */
 async function watchPage(page) {
   const watched = {
     /** @type {{ at: number, build: string }[]} */
     documents: [],
-    /** @type {string[]} */
+    /** @type {{ at: number, file: string }[]} */
     failedFiles: [],
     /** @type {{ at: number, id: string, canary: string | null }[]} */
     polls: [],
@@ -52,11 +55,12 @@ async function watchPage(page) {
   page.on('requestfailed', (request) => {
     const error = request.failure()?.errorText ?? '';
     // Aborted: the page was left (a visit ending, a full load) while it was still loading.
-    if (isPageFile(request.url()) && error !== 'net::ERR_ABORTED') watched.failedFiles.push(`${request.url()} (${error})`);
+    if (isPageFile(request.url()) && error !== 'net::ERR_ABORTED')
+      watched.failedFiles.push({ at: Date.now(), file: `${request.url()} (${error})` });
   });
   page.on('response', (response) => {
     const url = response.url();
-    if (isPageFile(url) && response.status() >= 400) watched.failedFiles.push(`${url} (${response.status()})`);
+    if (isPageFile(url) && response.status() >= 400) watched.failedFiles.push({ at: Date.now(), file: `${url} (${response.status()})` });
     if (new URL(url).pathname === '/builds/latest.json' && response.ok())
       response.json().then(
         (body) => watched.polls.push({ at: Date.now(), id: String(body.id), canary: body.canary ?? null }),
@@ -73,7 +77,7 @@ async function watchPage(page) {
  */
 export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  /** @type {{ at: number, path: string, build: string, failedFiles: string[], chunkFailures: { at: number, type: string }[] }[]} */
+  /** @type {{ at: number, path: string, build: string, failedFiles: { at: number, file: string }[], chunkFailures: { at: number, type: string }[] }[]} */
   const visits = [];
   let stopping = false;
   try {
@@ -174,7 +178,9 @@ export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
       },
       async stop() {
         stopping = true;
-        await Promise.all(loops);
+        // A visit's navigations have timeouts, its evaluate and key press none: past this,
+        // closing the browser ends what still waits.
+        await Promise.race([Promise.all(loops), sleep(VISIT_END_MS)]);
         await browser.close();
       },
     };
