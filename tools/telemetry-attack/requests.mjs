@@ -10,22 +10,22 @@ const NAVIGATION = { 'Sec-Fetch-Dest': 'document', 'Sec-Fetch-Mode': 'navigate',
 
 /**
  * One request; resolves with its status and headers, or status 0 and why no answer came
- * (`failure`: the error's code, as ECONNREFUSED, ECONNRESET; ETIMEDOUT past 10 s).
+ * (`failure`: the error's code, as ECONNREFUSED, ECONNRESET; ETIMEDOUT past `timeoutMs` of silence).
  * @param {string} url
- * @param {{ method?: string, headers?: Record<string, string>, body?: string, localAddress?: string }} [options]
+ * @param {{ method?: string, headers?: Record<string, string>, body?: string, localAddress?: string, timeoutMs?: number }} [options]
  * @returns {Promise<{ status: number, headers: import('node:http').IncomingHttpHeaders, failure?: string }>}
  */
-export function send(url, { method = 'GET', headers = {}, body, localAddress } = {}) {
+export function send(url, { method = 'GET', headers = {}, body, localAddress, timeoutMs = 10_000 } = {}) {
   return new Promise((resolve) => {
     /** @param {unknown} error */
     const failed = (error) =>
       resolve({ status: 0, headers: {}, failure: /** @type {NodeJS.ErrnoException} */ (error).code ?? String(error) });
-    const req = request(url, { method, headers, localAddress, agent: false, timeout: 10_000 }, (res) => {
+    const req = request(url, { method, headers, localAddress, agent: false, timeout: timeoutMs }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
       res.on('error', failed);
     });
-    req.on('timeout', () => req.destroy(Object.assign(new Error('no answer in 10 s'), { code: 'ETIMEDOUT' })));
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer in ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
     req.on('error', failed);
     req.end(body);
   });

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPageViewTokens } from '@/server/serving/telemetry/page-view-tokens';
 import { PAGE_VIEW_TIMING } from '@/shared/page-view-token';
@@ -26,18 +26,31 @@ describe('the attacker reads pages as our own pages do', () => {
   });
 });
 
+/** `server` listening on a free loopback port: its URL, and how to close it. */
+async function listening(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
 describe('the attacker tallies what came back', () => {
-  it('says why no answer came: a port refusing, a connection cut', async () => {
-    const cutting = createServer((socket) => socket.resetAndDestroy());
-    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
-    const address = cutting.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+  it('says why no answer came: a port refusing, a connection cut, a server silent past the timeout', async () => {
+    const cutting = await listening(createServer((socket) => socket.resetAndDestroy()));
     try {
-      expect(await send(`http://127.0.0.1:${port}/`)).toMatchObject({ status: 0, failure: 'ECONNRESET' });
+      expect(await send(cutting.url)).toMatchObject({ status: 0, failure: 'ECONNRESET' });
     } finally {
-      await new Promise((resolve) => cutting.close(resolve));
+      await cutting.close();
     }
-    expect(await send(`http://127.0.0.1:${port}/`)).toMatchObject({ status: 0, failure: 'ECONNREFUSED' });
+    expect(await send(cutting.url)).toMatchObject({ status: 0, failure: 'ECONNREFUSED' });
+
+    // Reads the request, never answers.
+    const silent = await listening(createServer((socket) => socket.resume()));
+    try {
+      expect(await send(silent.url, { timeoutMs: 200 })).toMatchObject({ status: 0, failure: 'ETIMEDOUT' });
+    } finally {
+      await silent.close();
+    }
   });
 });
 
