@@ -187,6 +187,12 @@ describe("the canary analysis's queries, against made-up series (promtool)", () 
     ],
     [
       'client-failures-per-page-view',
+      "a stable build with a third of its page views failing, none of the canary's: a fix goes on",
+      'passes',
+      withStableFailing(1 / 3, HEALTHY),
+    ],
+    [
+      'client-failures-per-page-view',
       "a canary's pages all failing while a flood fails nine in ten of stable's: held, never promoted on it",
       'no data',
       withStableFailing(0.9, withCanaryPages({ views: 1, failures: 1 })),
