@@ -179,8 +179,9 @@ export async function startVisitors({ baseUrl, tabs, visitors, mark }) {
       async stop() {
         stopping = true;
         // A visit's navigations have timeouts, its evaluate and key press none: past this,
-        // closing the browser ends what still waits.
-        await Promise.race([Promise.all(loops), sleep(VISIT_END_MS)]);
+        // closing the browser ends what still waits. Unref'd: once the visits end, the timer
+        // must not hold a command that stopped them (rollout:demo) from exiting.
+        await Promise.race([Promise.all(loops), sleep(VISIT_END_MS, undefined, { ref: false })]);
         await browser.close();
       },
     };
