@@ -13,6 +13,8 @@ import { switchableService, type SwitchableService } from '../../support/release
 const { a: A, b: B } = TEST_BUILDS;
 let servers: Record<'a' | 'b', RunningServer>;
 let services: Record<'stable' | 'canary', SwitchableService>;
+/** What every server of the release is told: the Services' addresses. */
+let serviceEnv: Record<string, string>;
 
 const latestOf = async (server: RunningServer) => JSON.parse((await request(`${server.url}/builds/latest.json`)).body) as unknown;
 
@@ -46,10 +48,10 @@ beforeAll(async () => {
   const ports = { a: await freePort(), b: await freePort() };
   // Argo moves the canary Service to the canary's pods only once they are available.
   services = { stable: await switchableService(ports.a), canary: await switchableService(ports.a) };
-  const env = { STABLE_SERVICE_URL: services.stable.url, CANARY_SERVICE_URL: services.canary.url };
+  serviceEnv = { STABLE_SERVICE_URL: services.stable.url, CANARY_SERVICE_URL: services.canary.url };
   const [a, b] = await Promise.all([
-    startServer(env, { entry: A.entry, port: ports.a }),
-    startServer(env, { entry: B.entry, port: ports.b }),
+    startServer(serviceEnv, { entry: A.entry, port: ports.a }),
+    startServer(serviceEnv, { entry: B.entry, port: ports.b }),
   ]);
   servers = { a: a!, b: b! };
 }, 120_000);
@@ -158,6 +160,30 @@ describe('two builds serving at once: a page of either build gets its files from
     ] as const)
       expect(forwards(after, kind, result) - forwards(before, kind, result), `${kind} ${result}`).toBe(sent);
     expect(forwards(after, 'asset', 'served')).toBeGreaterThan(0);
+  });
+});
+
+describe('a pod of A that stopped answering while the stable Service still sends it connections', () => {
+  it('a file of A asked of B is asked again of another pod of A after a second without an answer, and served', async () => {
+    // A second pod of A, frozen: its kernel still opens connections and nobody answers, as with
+    // a pod that left while kube-proxy's rules, seconds late on a busy node, still lead to it.
+    const frozen = await startServer(serviceEnv, { entry: A.entry });
+    frozen.kill('SIGSTOP');
+    try {
+      const [script] = await scriptsAloneOf(servers.a, servers.b);
+      const before = await scrape(servers.b);
+      services.stable.pointAt(portOf(frozen));
+      const asked = request(`${servers.b.url}${script}`);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      services.stable.pointAt(portOf(servers.a));
+      const [answer, own] = await Promise.all([asked, request(`${servers.a.url}${script}`)]);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(own.body);
+      expect(forwards(await scrape(servers.b), 'asset', 'served')).toBe(forwards(before, 'asset', 'served') + 1);
+    } finally {
+      frozen.kill('SIGCONT');
+      await frozen.stop();
+    }
   });
 });
 

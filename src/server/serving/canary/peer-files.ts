@@ -14,11 +14,18 @@ export const ANSWERING_BUILD_HEADER = 'x-meridian-build';
 const REQUEST_HEADERS = ['accept-encoding', 'if-none-match', 'if-modified-since'];
 const RESPONSE_HEADERS = ['content-type', 'content-encoding', 'content-length', 'etag', 'last-modified', 'cache-control', 'vary'];
 /** A forward that no pod of the build has begun to answer by then is given up on. */
-const TIMEOUT_MS = 5000;
+const TIMEOUT_MS = 8000;
+/**
+ * One pod that has not begun to answer by then is left for another: a file comes from memory
+ * in milliseconds, so that pod is stuck, or gone while kube-proxy's rules still send
+ * connections to its address (they lag an endpoint's removal by seconds on a busy node), where
+ * a connection is never opened or ends unreachable only after seconds.
+ */
+const ATTEMPT_TIMEOUT_MS = 1000;
 /**
  * Between two tries: a miss from a pod of another build (the Service not yet moved to the
  * canary's pods, which Argo does only once they are available, while the release's own
- * Service already sends them visitors) or a refused connection.
+ * Service already sends them visitors), a refused connection or a pod that did not answer.
  */
 const RETRY_DELAY_MS = 250;
 /** Forwards under way at once, at most: beyond, a miss is answered 404 at once. */
@@ -85,7 +92,11 @@ export function createPeerFiles(options: {
     for (;;) {
       let answer: IncomingMessage;
       try {
-        answer = await askService(new URL(req.url ?? '/', peerOrigin()), { method, headers, timeoutMs: deadline - Date.now() });
+        answer = await askService(new URL(req.url ?? '/', peerOrigin()), {
+          method,
+          headers,
+          timeoutMs: Math.min(ATTEMPT_TIMEOUT_MS, deadline - Date.now()),
+        });
       } catch {
         if (mayTryAgain()) {
           await sleep(RETRY_DELAY_MS);
