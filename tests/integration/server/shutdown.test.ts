@@ -1,7 +1,9 @@
 import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RELAY_HEADER } from '@/server/serving/telemetry/beacon-relay';
 import { eventually, logLine, request, scrape, valueOf } from '../support/http';
-import { loadPage } from '../../../tools/telemetry-attack/requests.mjs';
+import { loadPage, send } from '../../../tools/telemetry-attack/requests.mjs';
 import { startServer, type RunningServer } from '../support/server-process';
 
 const running: RunningServer[] = [];
@@ -82,6 +84,47 @@ describe('graceful shutdown', () => {
     // The in-flight request finished well within the timeout: nothing was left to cut.
     expect(server.lines().filter((line) => line.includes('Shutdown timeout'))).toEqual([]);
     expect(await logLine(server, (line) => line.msg === 'Shutdown complete')).toMatchObject({ drained: true });
+  });
+
+  it('keeps its port open past the delay while clients still open connections (a balancer slower than the delay), closing once they stop for a second', async () => {
+    const server = await start({ SHUTDOWN_DELAY_MS: '500', SHUTDOWN_TIMEOUT_MS: '20000' });
+
+    server.kill('SIGTERM');
+    await logLine(server, (line) => line.msg === 'Shutting down: draining');
+    // A new connection every 200 ms for 3 s, as kube-proxy's rules not yet updated would send them.
+    const answers: (number | string | undefined)[] = [];
+    for (const began = Date.now(); Date.now() - began < 3000; await sleep(200)) {
+      const answer = await send(`${server.url}/ja`);
+      answers.push(answer.status || answer.failure);
+    }
+    expect(new Set(answers)).toEqual(new Set([200]));
+
+    await eventually(async () => expect(await refuses(server.url)).toBe(true), 10_000);
+    expect(await server.exited).toBe(0);
+    const waited = await logLine(server, (line) => String(line.msg).startsWith('Clients still opened connections after the delay'));
+    expect(waited.waited_ms).toBeGreaterThanOrEqual(2000);
+    expect(await logLine(server, (line) => line.msg === 'Shutdown complete')).toMatchObject({ drained: true });
+  });
+
+  it("closes its port after the delay however often the kubelet's probes and other pods' relayed beacons come", async () => {
+    const server = await start({ SHUTDOWN_DELAY_MS: '500', SHUTDOWN_TIMEOUT_MS: '20000' });
+
+    server.kill('SIGTERM');
+    await logLine(server, (line) => line.msg === 'Shutting down: draining');
+    // Both straight to the pod, each on a new connection every 100 ms: neither is the balancer.
+    const relay = { method: 'POST', headers: { 'Content-Type': 'application/json', [RELAY_HEADER]: 'mark' }, body: '{}' };
+    let refused = false;
+    for (const began = Date.now(); !refused && Date.now() - began < 6000; await sleep(100)) {
+      const answers = [
+        await send(`${server.url}/readyz`),
+        await send(`${server.url}/healthz`),
+        await send(`${server.url}/api/telemetry`, relay),
+      ];
+      refused = answers.some((answer) => answer.failure === 'ECONNREFUSED');
+    }
+    expect(refused).toBe(true);
+    expect(await server.exited).toBe(0);
+    expect(server.lines().filter((line) => line.includes('Clients still opened connections'))).toEqual([]);
   });
 
   it('answers /readyz "draining" during the delay', async () => {
