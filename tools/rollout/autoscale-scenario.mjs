@@ -13,7 +13,8 @@ import { addCounts, emptyCounts } from './traffic-totals.mjs';
 /** @typedef {import('../cluster/layout.mjs').ClusterNode} ClusterNode */
 /** @typedef {{ release: string, namespace: string }} ReleaseRef */
 /** @typedef {ReturnType<typeof emptyCounts> & { second: number }} Bucket */
-/** @typedef {{ buckets: Bucket[], errorCodes: Record<string, number> }} Traffic */
+/** @typedef {{ second: number, path: string, failure: string }} Failure */
+/** @typedef {{ buckets: Bucket[], errorCodes: Record<string, number>, failures: Failure[] }} Traffic */
 
 const SAMPLE_EVERY_MS = 1000;
 
@@ -28,6 +29,8 @@ export function mergedTraffic(origin, loads) {
   const buckets = [];
   /** @type {Record<string, number>} */
   const errorCodes = {};
+  /** @type {Failure[]} */
+  const failures = [];
   for (const { startedAt, traffic } of loads) {
     const offset = Math.round((startedAt - origin) / 1000);
     traffic.buckets.forEach((bucket, second) => {
@@ -36,8 +39,9 @@ export function mergedTraffic(origin, loads) {
       addCounts(/** @type {Bucket} */ (buckets[at]), bucket);
     });
     for (const [code, count] of Object.entries(traffic.errorCodes)) errorCodes[code] = (errorCodes[code] ?? 0) + count;
+    failures.push(...traffic.failures.map((failure) => ({ ...failure, second: failure.second + offset })));
   }
-  return { buckets, errorCodes };
+  return { buckets, errorCodes, failures: failures.sort((one, other) => one.second - other.second) };
 }
 
 /**

@@ -130,7 +130,7 @@ export async function runCanary({
     const tabResults = browsers && settled.stableBuild ? await browsers.settleOn(settled.stableBuild) : [];
     await new Promise((resolve) => setTimeout(resolve, 2000));
     if (browsers) await browsers.stop();
-    const traffic = load ? await load.stop() : { buckets: [], errorCodes: {} };
+    const traffic = load ? await load.stop() : { buckets: [], errorCodes: {}, failures: [] };
     await watch.stop();
     return {
       startedAt: timeline.origin,

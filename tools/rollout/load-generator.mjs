@@ -14,6 +14,8 @@ import { emptyCounts } from './traffic-totals.mjs';
 const DEFAULT_TARGETS = [{ path: '/' }, { path: '/ja' }, { path: '/builds/latest.json' }];
 /** A request still unanswered after this counts as a connection error. */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The failed requests kept one by one (the counts keep every one): enough to tell a stray one's cause. */
+const FAILURES_KEPT = 100;
 
 /** @param {number} second */
 const newBucket = (second) => ({ second, ...emptyCounts() });
@@ -37,6 +39,12 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, k
   const buckets = [];
   /** @type {Map<string, number>} */
   const errorCodes = new Map();
+  /** @type {{ second: number, path: string, failure: string }[]} */
+  const failures = [];
+  /** @param {number} second @param {string} path @param {string} failure */
+  const keepFailure = (second, path, failure) => {
+    if (failures.length < FAILURES_KEPT) failures.push({ second, path, failure });
+  };
   const inFlight = new Set();
   let sent = 0;
   const startedAt = Date.now();
@@ -72,8 +80,11 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, k
             bucket.ok += 1;
             const build = buildIdOfAnswer(String(res.headers['content-type'] ?? ''), body);
             bucket.builds[build] = (bucket.builds[build] ?? 0) + 1;
-          } else if (status >= 500) bucket.serverErrors += 1;
-          else bucket.otherStatuses += 1;
+          } else {
+            if (status >= 500) bucket.serverErrors += 1;
+            else bucket.otherStatuses += 1;
+            keepFailure(bucket.second, target, String(status));
+          }
           resolve(undefined);
         });
       });
@@ -82,6 +93,7 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, k
         bucket.connectionErrors += 1;
         const code = error.code ?? error.message;
         errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
+        keepFailure(bucket.second, target, code);
         resolve(undefined);
       });
       req.end();
@@ -105,7 +117,7 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, k
     sendDue();
     await Promise.all(inFlight);
     agent.destroy();
-    return { buckets, errorCodes: Object.fromEntries(errorCodes) };
+    return { buckets, errorCodes: Object.fromEntries(errorCodes), failures };
   };
   /** @type {ReturnType<typeof stopAtWholeSecond> | null} */
   let stopped = null;

@@ -122,6 +122,8 @@ describe('a node lost under load', () => {
       failed: failedBySecond.reduce((sum, each) => sum + each.failed, 0),
       errorCodes: traffic.errorCodes,
       failedBySecond,
+      // Each of those once the endpoint left (the load generator keeps the first 100 failures).
+      failedLater: traffic.failures.filter((failure) => failure.second > (seen.endpointGone ?? 0)),
     };
     const reports = path.join(ROOT, 'test-reports', 'cluster-nodes');
     mkdirSync(reports, { recursive: true });

@@ -80,7 +80,10 @@ export function releaseForThisFile(ref: ReleaseRef, nodePort: number, extra?: Re
   };
 }
 
-type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string, number> };
+type Traffic = Parameters<typeof trafficTotals>[0] & {
+  errorCodes: Record<string, number>;
+  failures: { second: number; path: string; failure: string }[];
+};
 
 /**
  * What failed, for an assertion's message: the error codes first (a long message is cut in
@@ -95,7 +98,8 @@ function failureReport(traffic: Traffic, events: { at: number; label: string }[]
       : [],
   );
   const timeline = events.map((event) => `${(event.at / 1000).toFixed(1)}s ${event.label}`).join('\n');
-  return `error codes ${JSON.stringify(traffic.errorCodes)}; failures by second: ${JSON.stringify(failing)}${timeline ? `\nevents:\n${timeline}` : ''}`;
+  const each = traffic.failures.map((failure) => `${failure.second}s ${failure.path} ${failure.failure}`).join(', ');
+  return `error codes ${JSON.stringify(traffic.errorCodes)}; failures by second: ${JSON.stringify(failing)}; each (the first 100): ${each}${timeline ? `\nevents:\n${timeline}` : ''}`;
 }
 
 /** What the load generator saw: requests, and not one 5xx, connection error or unexpected status. */

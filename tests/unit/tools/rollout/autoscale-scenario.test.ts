@@ -5,7 +5,7 @@ import { emptyCounts } from '../../../../tools/rollout/traffic-totals.mjs';
 const bucket = (second: number, counts: Partial<ReturnType<typeof emptyCounts>>) => ({ ...emptyCounts(), second, ...counts });
 
 describe('mergedTraffic', () => {
-  it("adds loads started at different times second by second, from the first load's start", () => {
+  it("adds loads started at different times second by second, from the first load's start, their failures too", () => {
     const origin = 1_000_000;
     const steady = {
       startedAt: origin,
@@ -15,6 +15,7 @@ describe('mergedTraffic', () => {
           bucket(1, { requests: 2, ok: 1, serverErrors: 1, builds: { a: 1 } }),
         ],
         errorCodes: {},
+        failures: [{ second: 1, path: '/ja', failure: '503' }],
       },
     };
     const added = {
@@ -25,6 +26,7 @@ describe('mergedTraffic', () => {
           bucket(1, { requests: 5, ok: 5, builds: { b: 5 } }),
         ],
         errorCodes: { ECONNRESET: 1 },
+        failures: [{ second: 0, path: '/', failure: 'ECONNRESET' }],
       },
     };
     expect(mergedTraffic(origin, [steady, added])).toEqual({
@@ -34,6 +36,10 @@ describe('mergedTraffic', () => {
         bucket(2, { requests: 5, ok: 5, builds: { b: 5 } }),
       ],
       errorCodes: { ECONNRESET: 1 },
+      failures: [
+        { second: 1, path: '/ja', failure: '503' },
+        { second: 1, path: '/', failure: 'ECONNRESET' },
+      ],
     });
   });
 });
