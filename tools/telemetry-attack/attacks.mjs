@@ -9,7 +9,7 @@ export const CLAIMED_FAILURE = { type: 'chunk_reload_blocked', reason: 'ChunkLoa
 /** Requests in flight at once, at most: the attacker stays bounded however slow the site. */
 const MAX_IN_FLIGHT = 200;
 
-/** @typedef {Record<string, number>} Tally answers by kind and status (`<kind> <status>`; with no answer, `<kind> <why>`: ECONNRESET, ETIMEDOUT…) */
+/** @typedef {Record<string, Record<string, number>>} Tally answers by kind, then by status (with no answer, by why: ECONNRESET, ETIMEDOUT…) */
 
 /**
  * Runs `attempt` `rate` times a second until `durationMs` passed or `signal` aborts.
@@ -31,7 +31,10 @@ async function paced({ rate, durationMs, signal }, attempt) {
 }
 
 /** @param {Tally} tally @param {string} kind @param {number | string} status */
-const count = (tally, kind, status) => void (tally[`${kind} ${status}`] = (tally[`${kind} ${status}`] ?? 0) + 1);
+function count(tally, kind, status) {
+  const ofKind = (tally[kind] ??= {});
+  ofKind[status] = (ofKind[status] ?? 0) + 1;
+}
 
 /** @param {{ status: number, failure?: string }} answer its status, or why none came */
 const answerOf = ({ status, failure }) => (status || failure) ?? 0;
