@@ -13,7 +13,7 @@ import { addCounts, emptyCounts } from './traffic-totals.mjs';
 /** @typedef {import('../cluster/layout.mjs').ClusterNode} ClusterNode */
 /** @typedef {{ release: string, namespace: string }} ReleaseRef */
 /** @typedef {ReturnType<typeof emptyCounts> & { second: number }} Bucket */
-/** @typedef {{ second: number, path: string, failure: string }} Failure */
+/** @typedef {import('./load-generator.mjs').Failure} Failure */
 /** @typedef {{ buckets: Bucket[], errorCodes: Record<string, number>, failures: Failure[] }} Traffic */
 
 const SAMPLE_EVERY_MS = 1000;

@@ -17,6 +17,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** The failed requests kept one by one (the counts keep every one): enough to tell a stray one's cause. */
 const FAILURES_KEPT = 100;
 
+/** @typedef {{ second: number, path: string, failure: string }} Failure a failed request: its second, its path, its status or error code */
+
 /** @param {number} second */
 const newBucket = (second) => ({ second, ...emptyCounts() });
 
@@ -39,7 +41,7 @@ export function startLoad({ baseUrl, ratePerSecond, targets = DEFAULT_TARGETS, k
   const buckets = [];
   /** @type {Map<string, number>} */
   const errorCodes = new Map();
-  /** @type {{ second: number, path: string, failure: string }[]} */
+  /** @type {Failure[]} */
   const failures = [];
   /** @param {number} second @param {string} path @param {string} failure */
   const keepFailure = (second, path, failure) => {

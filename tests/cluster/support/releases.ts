@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { kubectl } from '../../../tools/cluster/kubectl.mjs';
 import { isReady } from '../../../tools/rollout/pod-watch.mjs';
+import type { Failure } from '../../../tools/rollout/load-generator.mjs';
 import { trafficTotals } from '../../../tools/rollout/traffic-totals.mjs';
 import { CLUSTER_BUILDS } from '../../../tools/cluster/app-images.mjs';
 import {
@@ -80,10 +81,7 @@ export function releaseForThisFile(ref: ReleaseRef, nodePort: number, extra?: Re
   };
 }
 
-type Traffic = Parameters<typeof trafficTotals>[0] & {
-  errorCodes: Record<string, number>;
-  failures: { second: number; path: string; failure: string }[];
-};
+type Traffic = Parameters<typeof trafficTotals>[0] & { errorCodes: Record<string, number>; failures: Failure[] };
 
 /**
  * What failed, for an assertion's message: the error codes first (a long message is cut in

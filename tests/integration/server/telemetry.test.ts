@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { run } from '../../../tools/lib/command.mjs';
+import type { Tally } from '../../../tools/telemetry-attack/attacks.mjs';
 import { loadPage, sendBeacon, tokenOf } from '../../../tools/telemetry-attack/requests.mjs';
 import { parseSeries, request, scrape, type Reply, type RequestOptions } from '../support/http';
 import { freePort, startServer, type RunningServer } from '../support/server-process';
@@ -12,9 +13,6 @@ const KEY = 'integration-test-key-of-32-chars-or-more';
 
 /** A command of scripts/, run to its end. */
 const runScript = (script: string, args: string[]) => run(process.execPath, [script, ...args], { check: false, timeoutMs: 60_000 });
-
-/** Answers by kind, then by status, as the attacker prints them. */
-type Tally = Record<string, Record<string, number>>;
 
 /** The JSON an attack printed: from its first line that is `{` to the next that is `}`. */
 function printedResult(stdout: string): unknown {
