@@ -6,6 +6,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { buildRevision } from './build-identity.mjs';
+import { checkBuiltSiteOrigin } from './built-site-origin.mjs';
 import { trimInlinePageData } from './inline-page-data.mjs';
 import { asciiComments } from './one-byte-source.mjs';
 import { builtDeploymentId, prerenderedPageRoutes } from '../server/serving/next-compat/build-output.mjs';
@@ -18,23 +19,24 @@ const STANDALONE = path.join(ROOT, '.next', 'standalone');
 /** BUILD_REVISION stands in for git's HEAD where there is no .git (a Docker build). */
 function buildInfo() {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  // The origin the pages' canonical links were built with (src/shared/site-config.ts
-  // refused anything else); the server builds /sitemap.xml from it.
-  const siteUrl = process.env.SITE_URL?.trim() ? new URL(process.env.SITE_URL.trim()).origin : undefined;
   return {
     buildId: builtDeploymentId(path.join(ROOT, '.next')),
     version,
     revision: buildRevision(process.env, ROOT),
     builtAt: Date.now(),
-    siteUrl,
   };
 }
 if (!existsSync(path.join(STANDALONE, 'server.js'))) {
   throw new Error('build-server: .next/standalone is missing; run `next build` first (output: "standalone")');
 }
 
-// Two entries: the serving process, and the renderer it starts (Next's handler, in a process of its own).
-const ENTRIES = { 'meridian-server': 'src/server/main.ts', 'meridian-renderer': 'src/server/rendering/renderer-main.ts' };
+// Three entries: the serving process, the renderer it starts (Next's handler, in a process of its
+// own), and the cache handler the renderer gives Next (src/server/serving/next-compat/next-app.ts).
+const ENTRIES = {
+  'meridian-server': 'src/server/main.ts',
+  'meridian-renderer': 'src/server/rendering/renderer-main.ts',
+  'meridian-page-cache': 'src/server/serving/next-compat/page-cache-handler.ts',
+};
 await build({
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, path.join(ROOT, source)])),
   outdir: STANDALONE,
@@ -135,13 +137,14 @@ function trimPrerenderedPages() {
   return saved;
 }
 
+checkBuiltSiteOrigin(path.join(STANDALONE, '.next', 'server', 'app'));
 const info = buildInfo();
 const trimmedBytes = trimPrerenderedPages();
 writeFileSync(path.join(STANDALONE, 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
 await writeBuildFiles(info);
 
 console.log(
-  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, meridian-renderer.cjs, build-info.json, builds/, ` +
+  `build-server: build ${info.buildId}: wrote .next/standalone/meridian-server.cjs, meridian-renderer.cjs, meridian-page-cache.cjs, build-info.json, builds/, ` +
     `static files (${compressed} with brotli copies), public/ and locales/; ${trimmedBytes} bytes of inline page data ` +
     'trimmed from the prerendered pages',
 );

@@ -7,8 +7,6 @@ export interface BuildInfo {
   version: string;
   revision: string;
   builtAt: number;
-  /** SITE_URL's origin when the build was made: canonical links, and the sitemap's URLs. */
-  siteUrl?: string;
 }
 
 const UNKNOWN: BuildInfo = { buildId: 'unknown', version: 'unknown', revision: 'unknown', builtAt: 0 };

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { compile as compileProxyTrust } from 'proxy-addr';
 import { z } from 'zod';
 import { BUILD_POLL_INTERVAL_BOUNDS_MS, DEFAULT_BUILD_POLL_INTERVAL_MS } from '@/shared/build-poll';
+import { siteOrigin, siteUrlProblem } from '@/shared/site-origin.mjs';
 import type { ServerConfigVariable } from './config-variables.mjs';
 
 /**
@@ -144,6 +145,14 @@ const schema = z.object({
   NEXT_ANSWERS_ALL: flag(false),
   STABLE_SERVICE_URL: serviceUrl,
   CANARY_SERVICE_URL: serviceUrl,
+  SITE_URL: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = siteUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((value) => siteOrigin(value) ?? null)
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('meridian'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ error: 'expected an http(s) URL' }).optional(),
@@ -193,6 +202,11 @@ export interface ServerConfig {
    * pods and only the canary's (serving/canary/release-view.ts). Null outside them.
    */
   readonly releaseServices: { readonly stable: string; readonly canary: string } | null;
+  /**
+   * SITE_URL's origin: the pages' canonical and `hreflang` links, the sitemap, robots.txt
+   * and an Origin the telemetry endpoint accepts. Null when unset: relative links, no sitemap.
+   */
+  readonly siteUrl: string | null;
   readonly tracing: { readonly enabled: boolean; readonly serviceName: string };
 }
 
@@ -254,6 +268,7 @@ export function readConfig(env: Record<string, string | undefined>): ServerConfi
     render: Object.freeze({ concurrency: values.RENDER_CONCURRENCY, queue: values.RENDER_QUEUE }),
     nextAnswersAll: values.NEXT_ANSWERS_ALL,
     releaseServices,
+    siteUrl: values.SITE_URL ?? null,
     tracing: Object.freeze({
       enabled: !values.OTEL_SDK_DISABLED && Boolean(values.OTEL_EXPORTER_OTLP_ENDPOINT || values.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
       serviceName: values.OTEL_SERVICE_NAME,

@@ -71,9 +71,11 @@ async function main(config: ServerConfig): Promise<void> {
   // The proxy inside Next believes the routing decisions handed over with this key only.
   const routeHandoverKey = randomBytes(18).toString('base64url');
   installRouteHandoverKey(routeHandoverKey);
-  const pageScriptHashes = loadPageScriptHashes(dir);
-  if (!build.siteUrl) {
-    logger.info({ sitemap: false }, 'Sitemap off: SITE_URL was not set when this build was made, so robots.txt names no sitemap');
+  // The prerendered pages' links name SITE_URL's origin, or none (relative links): never the build's stand-in.
+  const siteOrigin = config.siteUrl ?? '';
+  const pageScriptHashes = loadPageScriptHashes(dir, siteOrigin);
+  if (!config.siteUrl) {
+    logger.info({ sitemap: false }, 'Sitemap off: SITE_URL is unset, so the pages link relatively and robots.txt names no sitemap');
   }
   // During canary releases: which builds are live, asked of the stable and canary Services.
   const releaseServices = config.releaseServices;
@@ -88,7 +90,7 @@ async function main(config: ServerConfig): Promise<void> {
     : null;
   void release?.refresh();
   const ownBuildFiles = loadBuildFiles(dir, config.buildPollIntervalMs);
-  const telemetry = createTelemetryServices(config, build.siteUrl);
+  const telemetry = createTelemetryServices(config);
   if (telemetry.ownKey) {
     logger.warn(
       { telemetry_token_keys: false },
@@ -97,7 +99,7 @@ async function main(config: ServerConfig): Promise<void> {
   }
   // Before the renderer starts Next: answering from memory refuses a Next it was not checked against.
   const requireFromBuild = requireFromStandalone(dir);
-  const fromMemory = config.nextAnswersAll ? null : loadAnswersFromMemory(dir, build.buildId, requireFromBuild);
+  const fromMemory = config.nextAnswersAll ? null : loadAnswersFromMemory(dir, build.buildId, requireFromBuild, siteOrigin);
   if (!fromMemory) {
     logger.warn(
       { next_answers_all: true },
@@ -122,7 +124,7 @@ async function main(config: ServerConfig): Promise<void> {
       metrics,
       pageScriptHashes,
       fromMemory,
-      crawlerFiles: createCrawlerFiles(build.siteUrl, pageScriptHashes.keys(), new Date(build.builtAt)),
+      crawlerFiles: createCrawlerFiles(config.siteUrl ?? undefined, pageScriptHashes.keys(), new Date(build.builtAt)),
       files: loadSiteFiles(dir),
       buildFiles: release ? followRelease(ownBuildFiles, release.current, config.buildPollIntervalMs) : ownBuildFiles,
       peerFiles:

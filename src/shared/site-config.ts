@@ -1,29 +1,20 @@
+import { BUILT_SITE_ORIGIN, siteOrigin } from './site-origin.mjs';
+
 /**
- * The site's identity, read from the environment when the pages are built
- * (they are prerendered, so changing these needs a new build). The only module
- * of the site that reads `process.env`.
+ * The site's identity, read from the environment: its name and words when the pages are
+ * built (they are prerendered, so changing these needs a new build), its origin where it
+ * runs. The only module of the site that reads `process.env`.
  */
 export interface SiteConfig {
   /** The code name shown as page title and in the header. */
   name: string;
   description: string;
   keywords: string[];
-  /** Absolute origin for canonical and alternate links; relative links when unset. */
+  /**
+   * Absolute origin for canonical and alternate links; relative links when unset. While
+   * `next build` prerenders, a placeholder the server swaps for SITE_URL's at start.
+   */
   url: string | undefined;
-}
-
-function parseUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new Error(`SITE_URL must be an absolute http(s) URL such as https://example.com, got "${value}"`);
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new Error(`SITE_URL must use http or https, got "${value}"`);
-  }
-  return parsed.origin;
 }
 
 function readSiteConfig(env: Record<string, string | undefined>): SiteConfig {
@@ -34,7 +25,7 @@ function readSiteConfig(env: Record<string, string | undefined>): SiteConfig {
       .split(',')
       .map((keyword) => keyword.trim())
       .filter(Boolean),
-    url: parseUrl(env.SITE_URL?.trim()),
+    url: env.NEXT_PHASE === 'phase-production-build' ? BUILT_SITE_ORIGIN : siteOrigin(env.SITE_URL),
   });
 }
 
@@ -43,4 +34,5 @@ export const siteConfig: SiteConfig = readSiteConfig({
   SITE_DESCRIPTION: process.env.SITE_DESCRIPTION,
   SITE_KEYWORDS: process.env.SITE_KEYWORDS,
   SITE_URL: process.env.SITE_URL,
+  NEXT_PHASE: process.env.NEXT_PHASE,
 });

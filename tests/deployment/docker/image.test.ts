@@ -96,4 +96,29 @@ describe('the image', () => {
     expect(optimised.status).toBe(404);
     expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
   });
+
+  it('is one image for every site: under two SITE_URLs, each container links its pages, sitemap and robots.txt to its own origin', async () => {
+    const sites = ['https://staging.meridian.example', 'https://www.meridian.example'];
+    const apps = await Promise.all(sites.map((site) => startMeridian(image.name, { SITE_URL: site })));
+    try {
+      for (const [index, site] of sites.entries()) {
+        const url = apps[index]?.url;
+        const page = await (await fetch(`${url}/ja`)).text();
+        expect(page).toContain(`<link rel="canonical" href="${site}/ja"/>`);
+        for (const [hreflang, path] of [
+          ['en', '/'],
+          ['zh-CN', '/zh-CN'],
+          ['ja', '/ja'],
+          ['x-default', '/'],
+        ]) {
+          expect(page).toContain(`<link rel="alternate" hrefLang="${hreflang}" href="${site}${path}"/>`);
+        }
+        expect(page).not.toContain('.invalid');
+        expect(await (await fetch(`${url}/sitemap.xml`)).text()).toContain(`<loc>${site}/ja</loc>`);
+        expect(await (await fetch(`${url}/robots.txt`)).text()).toContain(`Sitemap: ${site}/sitemap.xml`);
+      }
+    } finally {
+      await Promise.all(apps.map((app) => app.remove()));
+    }
+  });
 });

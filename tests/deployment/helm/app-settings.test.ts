@@ -41,6 +41,19 @@ describe("the app's settings", () => {
     });
   });
 
+  it("passes SITE_URL per release, so one image runs under each release's own origin", () => {
+    const staging = appEnvironmentOf(render({ app: { siteUrl: 'https://staging.example.com' } }));
+    const production = appEnvironmentOf(render({ app: { siteUrl: 'https://www.example.com:8443/' } }));
+    expect([staging.SITE_URL, production.SITE_URL]).toEqual(['https://staging.example.com', 'https://www.example.com:8443/']);
+  });
+
+  it.each(['www.example.com', 'ftp://example.com', 'https://exa"mple.com', 'https://a b.example', 'https://example.com/ x'])(
+    'refuses app.siteUrl %j, which the server would refuse at start',
+    (siteUrl) => {
+      expect(renderError({ app: { siteUrl } })).toMatch(/siteUrl/);
+    },
+  );
+
   it('adds extra env and envFrom after the chart’s own settings', () => {
     const container = webContainerOf(render({}, { files: [EVERY_FEATURE_VALUES] }));
 

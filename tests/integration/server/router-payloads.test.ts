@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_SITE_ORIGIN } from '../../../src/shared/site-origin.mjs';
 import { ROOT } from '../../../tools/lib/app-server.mjs';
 import { startNextServer, type RunningNext } from '../support/next-server';
 import { ANSWER_MODES } from '../support/answer-modes';
@@ -77,6 +78,15 @@ async function ask(base: string, target: string, headers: RouterHeaders, method 
   return { status: response.status, headers: compared, encoding: response.headers.get('content-encoding'), body };
 }
 
+/**
+ * Next's own server.js sends the build's stand-in origin (src/shared/site-origin.mjs), which
+ * ours swaps for SITE_URL's: unset here, so the links are relative.
+ */
+async function askNext(target: string, headers: RouterHeaders, method = 'GET'): Promise<Answer> {
+  const answer = await ask(next.url, target, headers, method);
+  return { ...answer, body: answer.body.replaceAll(BUILT_SITE_ORIGIN, '') };
+}
+
 /** Next's answer as ours should be: the root keeps its Vary by language. */
 function expectedOf(pathname: string, next: Answer): Answer {
   // Where we differ on purpose: a redirect says its (empty) body is plain text, and the root keeps its Vary.
@@ -120,7 +130,7 @@ describe.each(ANSWER_MODES)('router payloads of prerendered pages ($mode)', ({ e
     const target = await withHash(pathname, headers);
     for (const acceptEncoding of ['gzip, deflate, br', 'gzip', 'identity']) {
       const sent = { ...headers, 'accept-encoding': acceptEncoding, 'x-deployment-id': BUILD_ID };
-      const [mine, nexts] = await Promise.all([ask(ours.url, target, sent), ask(next.url, target, sent)]);
+      const [mine, nexts] = await Promise.all([ask(ours.url, target, sent), askNext(target, sent)]);
       const { encoding: nextEncoding, ...expected } = expectedOf(pathname, nexts);
       const { encoding, ...actual } = mine;
       expect(actual, `${pathname} ${acceptEncoding}`).toEqual(expected);
@@ -136,7 +146,7 @@ describe.each(ANSWER_MODES)('router payloads of prerendered pages ($mode)', ({ e
   it('answers a payload for another build with this build’s id, as Next does: that tab then loads the page in full', async () => {
     const headers = { rsc: '1', 'next-router-state-tree': stateTree('ja'), 'x-deployment-id': 'some-other-build' };
     const target = await withHash('/ja', headers);
-    const [mine, nexts] = await Promise.all([ask(ours.url, target, headers), ask(next.url, target, headers)]);
+    const [mine, nexts] = await Promise.all([ask(ours.url, target, headers), askNext(target, headers)]);
     expect(mine.status).toBe(200);
     expect(mine.headers['x-nextjs-deployment-id']).toBe(BUILD_ID);
     expect(mine).toEqual({ ...nexts, encoding: mine.encoding });
@@ -152,7 +162,7 @@ describe.each(ANSWER_MODES)('router payloads of prerendered pages ($mode)', ({ e
     const headers = { rsc: '1', 'next-router-prefetch': '1', 'next-router-segment-prefetch': '/_tree' };
     const right = (await withHash('/', headers)).split('=')[1] ?? '';
     const sent = target.replace('RIGHT', right);
-    const [mine, nexts] = await Promise.all([ask(ours.url, sent, headers), ask(next.url, sent, headers)]);
+    const [mine, nexts] = await Promise.all([ask(ours.url, sent, headers), askNext(sent, headers)]);
     expect(mine.status).toBe(307);
     expect(mine).toEqual(expectedOf(target.split('?')[0] ?? '', nexts));
   });

@@ -23,6 +23,7 @@ describe('readConfig', () => {
       render: { concurrency: 4, queue: 16 },
       nextAnswersAll: false,
       releaseServices: null,
+      siteUrl: null,
       tracing: { enabled: false, serviceName: 'meridian' },
     });
   });
@@ -48,6 +49,7 @@ describe('readConfig', () => {
       RENDER_CONCURRENCY: '2',
       RENDER_QUEUE: '0',
       NEXT_ANSWERS_ALL: 'true',
+      SITE_URL: ' https://example.com:8443/any/path?q=1 ',
       OTEL_SERVICE_NAME: 'web',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
@@ -70,6 +72,7 @@ describe('readConfig', () => {
       buildPollIntervalMs: 1000,
       render: { concurrency: 2, queue: 0 },
       nextAnswersAll: true,
+      siteUrl: 'https://example.com:8443',
       tracing: { enabled: true, serviceName: 'web' },
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -116,6 +119,14 @@ describe('readConfig', () => {
     ['STABLE_SERVICE_URL', 'meridian-stable', /STABLE_SERVICE_URL="meridian-stable" is invalid: expected an http\(s\) URL/],
     ['STABLE_SERVICE_URL', 'ftp://meridian-stable', /STABLE_SERVICE_URL="ftp:\/\/meridian-stable"/],
     ['CANARY_SERVICE_URL', 'http://meridian-canary/builds', /CANARY_SERVICE_URL=.* is invalid: expected an origin, with no path or query/],
+    ['SITE_URL', 'example.com', /SITE_URL="example.com" is invalid: expected an absolute http\(s\) URL such as https:\/\/example.com/],
+    ['SITE_URL', '/relative', /SITE_URL="\/relative"/],
+    ['SITE_URL', 'ftp://example.com', /SITE_URL="ftp:\/\/example.com" is invalid: expected an http or https URL/],
+    ['SITE_URL', 'javascript:alert(1)', /SITE_URL="javascript:alert\(1\)"/],
+    // Hosts WHATWG URL lets through, which would break out of an href or a payload row.
+    ['SITE_URL', 'https://exa"mple.com', /SITE_URL=.* is invalid: expected a host of letters, digits, hyphens and dots, or an IP address/],
+    ['SITE_URL', "https://exa'mple.com", /SITE_URL=.* is invalid: expected a host/],
+    ['SITE_URL', 'https://a{b}.com', /SITE_URL=.* is invalid: expected a host/],
   ])('rejects %s=%s with one line naming it', (variable, value, message) => {
     expect(() => readConfig({ [variable]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [variable]: value })).toThrow(message);

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const VARIABLES = ['SITE_NAME', 'SITE_DESCRIPTION', 'SITE_KEYWORDS', 'SITE_URL'] as const;
+import { BUILT_SITE_ORIGIN } from '@/shared/site-origin.mjs';
+
+const VARIABLES = ['SITE_NAME', 'SITE_DESCRIPTION', 'SITE_KEYWORDS', 'SITE_URL', 'NEXT_PHASE'] as const;
 
 /** Imports a fresh copy of the module, which reads the environment when it loads. */
 async function load(env: Partial<Record<(typeof VARIABLES)[number], string>> = {}) {
@@ -42,16 +44,32 @@ describe('siteConfig', () => {
     expect((await load({ SITE_URL: 'http://localhost:3000' })).url).toBe('http://localhost:3000');
   });
 
+  it('links to the stand-in origin while next build prerenders, whatever SITE_URL says: the server swaps it where the site runs', async () => {
+    expect((await load({ NEXT_PHASE: 'phase-production-build' })).url).toBe(BUILT_SITE_ORIGIN);
+    expect((await load({ NEXT_PHASE: 'phase-production-build', SITE_URL: 'https://example.com' })).url).toBe(BUILT_SITE_ORIGIN);
+    expect((await load({ NEXT_PHASE: 'phase-production-server', SITE_URL: 'https://example.com' })).url).toBe('https://example.com');
+  });
+
   it('treats an empty SITE_URL as unset', async () => {
     expect((await load({ SITE_URL: '' })).url).toBeUndefined();
   });
 
-  it.each(['not a url', '/relative', 'example.com', 'ftp://example.com', 'javascript:alert(1)'])(
-    'rejects SITE_URL %j with an error naming SITE_URL',
-    async (value) => {
-      await expect(load({ SITE_URL: value })).rejects.toThrow(/SITE_URL/);
-    },
-  );
+  it('keeps an IP address or an international name (as punycode) as the host', async () => {
+    expect((await load({ SITE_URL: 'http://[::1]:3000/' })).url).toBe('http://[::1]:3000');
+    expect((await load({ SITE_URL: 'https://bücher.example' })).url).toBe('https://xn--bcher-kva.example');
+  });
+
+  it.each([
+    'not a url',
+    '/relative',
+    'example.com',
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'https://a"b.example',
+    "https://a'b.example",
+  ])('rejects SITE_URL %j with an error naming SITE_URL', async (value) => {
+    await expect(load({ SITE_URL: value })).rejects.toThrow(/SITE_URL/);
+  });
 
   it('is frozen', async () => {
     expect(Object.isFrozen(await load())).toBe(true);

@@ -21,12 +21,20 @@ export interface AnswersFromMemory {
   notFoundPages: NotFoundPages;
 }
 
-/** The answers from memory of the standalone build in `dir`, once its Next is the checked one. */
-export function loadAnswersFromMemory(dir: string, buildId: string, requireFromBuild: NodeJS.Require): AnswersFromMemory {
+/**
+ * The answers from memory of the standalone build in `dir`, once its Next is the checked one,
+ * their links naming `siteOrigin` (SITE_URL's, or '' for relative links).
+ */
+export function loadAnswersFromMemory(
+  dir: string,
+  buildId: string,
+  requireFromBuild: NodeJS.Require,
+  siteOrigin: string,
+): AnswersFromMemory {
   checkNextVersion(requireFromBuild);
   return {
-    pages: loadPrerenderedPages(dir),
-    routerPayloads: loadRouterPayloads(dir, buildId),
+    pages: loadPrerenderedPages(dir, siteOrigin),
+    routerPayloads: loadRouterPayloads(dir, buildId, siteOrigin),
     cacheBusting: cacheBusting(requireFromBuild),
     notFoundPages: { routes: loadPageRoutes(dir), templates: new Map() },
   };

@@ -16,17 +16,24 @@ export function requireFromStandalone(dir: string): NodeJS.Require {
   return createRequire(path.join(dir, 'server.js'));
 }
 
+/** Our cache handler for Next (page-cache-handler.ts), compiled beside the server by src/build/build-server.mjs. */
+export const PAGE_CACHE_HANDLER = 'meridian-page-cache.cjs';
+
 /**
  * Next prepared for the standalone build in `dir`, configured by what
  * `next build` wrote (`.next/required-server-files.json`): no next.config.js and
- * no dev dependency is read at run time.
+ * no dev dependency is read at run time. Its cache handler is ours, so the pages
+ * it sends link to SITE_URL's origin.
  */
 export async function loadNext(options: { dir: string; port: number }): Promise<PreparedNext> {
   const manifest = JSON.parse(readFileSync(path.join(options.dir, '.next', 'required-server-files.json'), 'utf8')) as {
-    config: unknown;
+    config: Record<string, unknown>;
   };
   const requireFromBuild = requireFromStandalone(options.dir);
-  applyBuildConfig(requireFromBuild, manifest.config);
+  const cacheHandler = path.join(options.dir, PAGE_CACHE_HANDLER);
+  // Loaded once here, so a Next that moved the reader it extends fails the start, not every page.
+  requireFromBuild(cacheHandler);
+  applyBuildConfig(requireFromBuild, { ...manifest.config, cacheHandler });
   const createNext = requireFromBuild('next') as (options: Record<string, unknown>) => {
     prepare(): Promise<void>;
     getRequestHandler(): NextHandler;

@@ -11,7 +11,7 @@ import type { TelemetryServices } from './telemetry-endpoint';
  * under the release's keys (a key of this process alone when none is set: `ownKey` true), what
  * each page view reported already, and the relay to the pod that issued a token.
  */
-export function createTelemetryServices(config: ServerConfig, siteOrigin: string | undefined): TelemetryServices & { ownKey: boolean } {
+export function createTelemetryServices(config: ServerConfig): TelemetryServices & { ownKey: boolean } {
   const keys = config.telemetryTokenKeys ?? [randomBytes(32).toString('base64url')];
   const podIp = config.podIp ?? '';
   return {
@@ -20,7 +20,7 @@ export function createTelemetryServices(config: ServerConfig, siteOrigin: string
     replays: createReplayGuard(),
     relay: createBeaconRelay({ keys, port: config.port }),
     podIp,
-    siteOrigin,
+    siteOrigin: config.siteUrl ?? undefined,
     ownKey: config.telemetryTokenKeys === null,
   };
 }

@@ -6,6 +6,7 @@ import { contentSecurityPolicy, inlineScriptHashes } from '@/server/serving/edge
 import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { prerenderedPageRoutes } from '../build-output.mjs';
+import { withSiteOrigin } from '../site-origin';
 
 export interface PrerenderedPage {
   bodies: Record<ContentCoding, Buffer>;
@@ -47,25 +48,30 @@ function prerenderedHtmlFiles(dir: string): Map<string, string> {
   return files;
 }
 
+/** A prerendered page's HTML as it is sent: linking to `siteOrigin` (site-origin.ts). */
+function pageHtml(file: string, siteOrigin: string): Buffer {
+  return withSiteOrigin(readFileSync(file), siteOrigin);
+}
+
 /**
  * The hashes of each prerendered page's inline scripts, by its internal path: whoever sends
  * the page, from memory or Next, its Content-Security-Policy allows them.
  */
-export function loadPageScriptHashes(dir: string): Map<string, readonly string[]> {
+export function loadPageScriptHashes(dir: string, siteOrigin: string): Map<string, readonly string[]> {
   const hashes = new Map<string, readonly string[]>();
-  for (const [route, file] of prerenderedHtmlFiles(dir)) hashes.set(route, inlineScriptHashes(readFileSync(file, 'utf8')));
+  for (const [route, file] of prerenderedHtmlFiles(dir)) hashes.set(route, inlineScriptHashes(pageHtml(file, siteOrigin).toString('utf8')));
   return hashes;
 }
 
 /**
- * The HTML `next build` prerendered for each page route, read, compressed and its inline
- * scripts hashed once at start-up, keyed by the route's internal path: the pages answered
- * from memory.
+ * The HTML `next build` prerendered for each page route, linking to `siteOrigin`, read,
+ * compressed and its inline scripts hashed once at start-up, keyed by the route's internal
+ * path: the pages answered from memory.
  */
-export function loadPrerenderedPages(dir: string): Map<string, PrerenderedPage> {
+export function loadPrerenderedPages(dir: string, siteOrigin: string): Map<string, PrerenderedPage> {
   const pages = new Map<string, PrerenderedPage>();
   for (const [route, file] of prerenderedHtmlFiles(dir)) {
-    const identity = readFileSync(file);
+    const identity = pageHtml(file, siteOrigin);
     const scriptHashes = inlineScriptHashes(identity.toString('utf8'));
     const bodies = { identity, gzip: gzipSync(identity, { level: 9 }), br: brotliCompressSync(identity) };
     const hash = createHash('sha1').update(identity).digest('base64url');

@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { HeaderList } from '@/server/serving/header-list';
 import type { ContentCoding } from '@/server/serving/negotiation/negotiation';
 import { ROUTER_VARY } from '@/shared/router-headers';
+import { withSiteOrigin } from '../site-origin';
 
 /** One router payload the build prerendered, in every coding, with the headers Next sends with it. */
 export interface RouterPayload {
@@ -66,11 +67,11 @@ function payloadOf(identity: Buffer, common: HeaderList): RouterPayload {
 /**
  * The router payloads `next build` prerendered for each page route (`/en`,
  * `/ja`, ...): `<route>.rsc`, and `<route>.segments/<segment>.segment.rsc` for
- * each segment its `.meta` names, read and compressed once at start-up, keyed
- * by the route's internal path. A page that revalidates, or whose files are
- * missing, is left to Next.
+ * each segment its `.meta` names, linking to `siteOrigin`, read and compressed
+ * once at start-up, keyed by the route's internal path. A page that revalidates,
+ * or whose files are missing, is left to Next.
  */
-export function loadRouterPayloads(dir: string, deploymentId: string): Map<string, PagePayloads> {
+export function loadRouterPayloads(dir: string, deploymentId: string, siteOrigin: string): Map<string, PagePayloads> {
   const app = path.join(dir, '.next', 'server', 'app');
   const manifest = JSON.parse(readFileSync(path.join(dir, '.next', 'prerender-manifest.json'), 'utf8')) as PrerenderManifest;
   const pages = new Map<string, PagePayloads>();
@@ -85,10 +86,10 @@ export function loadRouterPayloads(dir: string, deploymentId: string): Map<strin
     const segments = new Map<string, RouterPayload>();
     for (const segment of meta.segmentPaths ?? []) {
       const file = path.join(app, `${route}.segments`, `${segment}.segment.rsc`);
-      if (existsSync(file)) segments.set(segment, payloadOf(readFileSync(file), segmentHeaders));
+      if (existsSync(file)) segments.set(segment, payloadOf(withSiteOrigin(readFileSync(file), siteOrigin), segmentHeaders));
     }
     pages.set(route, {
-      full: payloadOf(readFileSync(fullFile), nextHeaders(meta, deploymentId, 'full')),
+      full: payloadOf(withSiteOrigin(readFileSync(fullFile), siteOrigin), nextHeaders(meta, deploymentId, 'full')),
       segments,
       missingSegment: [...segmentHeaders, 'Content-Length', '0'],
     });
