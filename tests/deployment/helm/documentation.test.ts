@@ -71,13 +71,13 @@ describe('the operations guide’s Helm commands, which SREs copy and the cluste
       .flatMap((block) => block[1]!.replace(/\s*\\\n\s*/g, ' ').split('\n'))
       .filter((line) => /^helm (install|upgrade)\b/.test(line.trim()));
 
-  it('install and upgrade with `helm upgrade --install --wait` and an explicit values file, never reusing the last release’s values', () => {
+  it('install and upgrade with `helm upgrade --install --wait` (`--wait=legacy` for a canary) and an explicit values file, never reusing the last release’s values', () => {
     const commands = [...helmCommands(readme), ...helmCommands(chartReadme)];
 
     expect(commands.length).toBeGreaterThanOrEqual(4);
     for (const command of commands) {
       expect(command, command).toMatch(
-        /^helm upgrade --install \S+ helm\/meridian --namespace \S+ (--create-namespace )?--wait --timeout \S+ --values \S+/,
+        /^helm upgrade --install \S+ helm\/meridian --namespace \S+ (--create-namespace )?--wait(=legacy)? (--server-side=(true|false) )?--timeout \S+ --values \S+/,
       );
       // --reuse-values keeps old defaults after a chart upgrade; the values file is the whole truth instead.
       expect(command, command).not.toMatch(/--reuse-values|--reset-then-reuse-values/);
