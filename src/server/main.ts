@@ -73,7 +73,6 @@ async function main(config: ServerConfig): Promise<void> {
   installRouteHandoverKey(routeHandoverKey);
   // The prerendered pages' links name SITE_URL's origin, or none (relative links): never the build's stand-in.
   const siteOrigin = config.siteUrl ?? '';
-  const pageScriptHashes = loadPageScriptHashes(dir, siteOrigin);
   if (!config.siteUrl) {
     logger.info({ sitemap: false }, 'Sitemap off: SITE_URL is unset, so the pages link relatively and robots.txt names no sitemap');
   }
@@ -100,6 +99,10 @@ async function main(config: ServerConfig): Promise<void> {
   // Before the renderer starts Next: answering from memory refuses a Next it was not checked against.
   const requireFromBuild = requireFromStandalone(dir);
   const fromMemory = config.nextAnswersAll ? null : loadAnswersFromMemory(dir, build.buildId, requireFromBuild, siteOrigin);
+  // The pages held in memory have their scripts hashed already: each page is read and swapped once.
+  const pageScriptHashes = fromMemory
+    ? new Map([...fromMemory.pages].map(([route, page]) => [route, page.scriptHashes]))
+    : loadPageScriptHashes(dir, siteOrigin);
   if (!fromMemory) {
     logger.warn(
       { next_answers_all: true },
