@@ -28,7 +28,11 @@ import { canaryOutcome, canaryReleasesForThisFile, expectAnalyses, upgradeTo } f
 // beacon limit is lifted here (it is tested behind haproxy, tests/integration/server). The two
 // attacks side by side keep the machine's two cores busy, so the visitors' first reports of the
 // canary's paint come later than beside a quiet canary: each analysis takes twice the measurements
-// (a run seen with no LCP report of the canary in its four measurements paused inconclusive).
+// (a run seen with no LCP report of the canary in its four measurements paused inconclusive). And
+// they come slower: the canary's one new pod paints behind the stable pods the floods have warmed,
+// seen 5.9 s behind at the first measurement in both tests of one CI run, past the 5 s the other
+// canary files allow. No attack here carries a paint report (the failures are what they forge), so
+// the paint gate is lifted to 15 s; it is proven where a build paints late (canary-hold).
 const attacked = { release: 'meridian', namespace: 'canary-attacked', nodePort: 30097 };
 const residual = { release: 'meridian', namespace: 'canary-residual', nodePort: 30098 };
 const { a: A, b: B } = CLUSTER_BUILDS;
@@ -93,7 +97,7 @@ describe('strangers attacking the browser signals during canaries of a good buil
   const releases = canaryReleasesForThisFile([attacked, residual], undefined, {
     alertmanagerUrl: () => engines.alertmanager?.url,
     app: { telemetryRateLimitPerMinute: 100_000 },
-    analysis: { count: 8, inconclusiveLimit: 7 },
+    analysis: { count: 8, inconclusiveLimit: 7, lcpP75: { maxIncreaseSeconds: 15, minSamples: 1, minPageViews: 1 } },
   });
 
   test.concurrent(
