@@ -424,6 +424,8 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
       );
     },
   };
+  /** @type {{ stop: AbortController, visiting: Promise<void> } | undefined} */
+  let revisits;
   try {
     result.injectedAt = Date.now();
     await fault.inject(context);
@@ -435,8 +437,14 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
         intervalMs: 1000,
       });
       const url = `${baseUrl}/`;
-      if (fault.tab === 'chunks') await (await browser.waitingTab(url)).clickUntilBlocked(60_000);
-      else await browser.reloadingTab(url);
+      if (fault.tab === 'chunks') {
+        const tab = await browser.waitingTab(url, (line) => log(`gameday: ${fault.id}: ${line}`));
+        await tab.clickUntilBlocked(60_000);
+        // One visitor's report is all the alert needs here, but a report can be lost like any
+        // request: the next visitors hit the fault too, until it fires.
+        const fired = new AbortController();
+        revisits = { stop: fired, visiting: tab.revisitUntil(fired.signal) };
+      } else await browser.reloadingTab(url);
     }
     // Every alert the fault fires (MeridianDown's inhibited companion too) before it is diagnosed and removed.
     await waitFor(
@@ -454,6 +462,7 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
       },
       { timeoutMs: FIRE_TIMEOUT_MS, intervalMs: 1000 },
     );
+    revisits?.stop.abort();
     // A pod still terminating is listed by the runbook's `kubectl logs --selector` and may be
     // gone before its logs are read (NotFound): the on-call engineer reruns the command, the
     // game day reads the release once it has settled. A lost node's pod stays until it is back.
@@ -486,6 +495,9 @@ async function playFault(stage, { fault, release, faultImage, baseUrl }) {
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
     log(`gameday: ${fault.id}: ${result.error}`);
+  } finally {
+    revisits?.stop.abort();
+    await revisits?.visiting;
   }
   return result;
 }

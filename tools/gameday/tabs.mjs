@@ -2,13 +2,16 @@
 // "reloads" tab comes back every few seconds, as a reader moving between pages does (each
 // load fetches the build's route manifest once idle), and hovers the carousel, which loads
 // its Swiper chunk on demand; a "chunks" tab opens on its release once the upgrade is in and
-// hovers the carousel until the page gives up reloading for the chunk. Each tab is a context
+// hovers the carousel until the page gives up reloading for the chunk, then comes back and
+// does it again every 20 s until the alert fires. Each tab is a context
 // of its own (an empty cache), as a new visitor's.
 import { chromium } from '@playwright/test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isBeaconUrl } from '../rollout/beacons.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../debian-packages.mjs';
 
 const RELOAD_EVERY_MS = 3000;
+const REVISIT_EVERY_MS = 20_000;
 const CAROUSEL = { role: /** @type {const} */ ('region'), name: 'Highlights' };
 /** What the error page of a blocked chunk reload says (src/ui/error-view). */
 const ERROR_HEADING = 'Internal Server Error';
@@ -44,18 +47,34 @@ export async function startBrowser() {
     },
     /**
      * A tab on `url`, open now; `clickUntilBlocked()` hovers the carousel until the error
-     * page shows (its chunk reload blocked), and resolves with how many tries it took.
+     * page shows (its chunk reload blocked), and resolves with how many tries it took;
+     * `revisitUntil(signal)` then comes back to `url` and hits the fault again every
+     * REVISIT_EVERY_MS, as the visitors after the first do, until `signal` aborts. What the
+     * server answered each of the tab's reports goes to `log`.
      * @param {string} url
+     * @param {(line: string) => void} log
      */
-    async waitingTab(url) {
+    async waitingTab(url, log) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('response', (response) => {
+        if (isBeaconUrl(new URL(response.url()))) log(`the tab on ${url} reported: ${response.status()}`);
+      });
       await page.goto(url);
       return {
         page,
-        /** @param {number} timeoutMs */
-        async clickUntilBlocked(timeoutMs) {
+        /** @param {AbortSignal} signal */
+        async revisitUntil(signal) {
+          while (!signal.aborted) {
+            await sleep(REVISIT_EVERY_MS, undefined, { signal }).catch(() => {});
+            if (signal.aborted) return;
+            await page.goto(url).catch(() => {});
+            await this.clickUntilBlocked(60_000, signal).catch(() => {});
+          }
+        },
+        /** @param {number} timeoutMs @param {AbortSignal} [signal] gives up at once when it aborts */
+        async clickUntilBlocked(timeoutMs, signal) {
           const deadline = Date.now() + timeoutMs;
-          for (let tries = 1; Date.now() < deadline; tries += 1) {
+          for (let tries = 1; Date.now() < deadline && !signal?.aborted; tries += 1) {
             await hoverCarousel(page).catch(() => {});
             await sleep(1500);
             const heading = await page

@@ -4,7 +4,7 @@
 /** How often haproxy asks each server's /readyz. */
 export const CHECK_INTERVAL_MS = 500;
 /** Failed checks before a server leaves the rotation. */
-export const CHECK_FALL = 2;
+export const CHECK_FALL = 3;
 
 /**
  * The longest a process keeps getting new requests once its /readyz answers
@@ -16,8 +16,10 @@ export const DETECTION_MS = CHECK_INTERVAL_MS * (CHECK_FALL + 1);
 
 /**
  * haproxy.cfg for one frontend on `port` and one backend of `servers`.
- * - `fall 2`: one check lost to a busy event loop does not take a healthy
- *   server out; two still leave DETECTION_MS well under the app's shutdown delay.
+ * - `fall 3`: checks lost to a busy event loop do not take a healthy server
+ *   out (with `fall 2`, a CI run on a loaded machine saw two in a row take the
+ *   only serving process out for a second of 503s); three still leave
+ *   DETECTION_MS well under the app's 5 s default shutdown delay.
  * - `rise 1`: a new server serves as soon as its /readyz says so.
  * - Keep-alive to the servers stays on (the default `http-reuse safe`, no
  *   `http-server-close`): a draining app answers `Connection: close`, so a
