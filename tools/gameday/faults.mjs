@@ -195,10 +195,20 @@ export const FAULTS = [
     notified: ['MeridianDown'],
     async inject(context) {
       const { access, namespace, fullname, release } = context;
+      // The ConfigMap the pods take their settings from, named by their hash (the chart's configmap.yaml).
+      const { stdout: settings } = await access.kubectl([
+        'get',
+        'deployment',
+        fullname,
+        '--namespace',
+        namespace,
+        '--output',
+        'jsonpath={.spec.template.spec.containers[?(@.name=="meridian")].envFrom[0].configMapRef.name}',
+      ]);
       await access.kubectl([
         'patch',
         'configmap',
-        fullname,
+        settings,
         '--namespace',
         namespace,
         '--type',

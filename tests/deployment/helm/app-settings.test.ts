@@ -63,7 +63,10 @@ describe("the app's settings", () => {
       { name: 'NODE_OPTIONS', value: '--max-old-space-size=384' },
       { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
     ]);
-    expect(container.envFrom).toEqual([{ configMapRef: { name: 'web-meridian' } }, { secretRef: { name: 'meridian-extra' } }]);
+    expect(container.envFrom).toEqual([
+      { configMapRef: { name: expect.stringMatching(/^web-meridian-env-[a-f0-9]{10}$/) } },
+      { secretRef: { name: 'meridian-extra' } },
+    ]);
   });
 
   it('refuses extraEnv that would override a chart setting behind the grace period’s back', () => {

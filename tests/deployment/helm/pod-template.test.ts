@@ -133,7 +133,7 @@ describe('the pod template', () => {
     const template = deploymentOf(objects).spec?.template;
 
     expect(template?.metadata?.labels?.['example.com/tier']).toBe('frontend');
-    expect(template?.metadata?.annotations).toMatchObject({ 'example.com/team': 'web', 'checksum/config': expect.any(String) });
+    expect(template?.metadata?.annotations).toMatchObject({ 'example.com/team': 'web' });
     expect(podSpecOf(objects).imagePullSecrets).toEqual([{ name: 'global-registry-credentials' }, { name: 'registry-credentials' }]);
     expect(testPodOf(objects).spec?.imagePullSecrets).toEqual([{ name: 'global-registry-credentials' }, { name: 'registry-credentials' }]);
   });

@@ -7,8 +7,8 @@ import { CHART_DIR, render, renderError } from '../support/chart';
 import { deploymentOf, testPodOf, webContainerOf } from '../support/workload';
 
 const appVersion = (parse(readFileSync(path.join(CHART_DIR, 'Chart.yaml'), 'utf8')) as { appVersion: string }).appVersion;
-const checksumOf = (values: Record<string, unknown>) =>
-  deploymentOf(render(values)).spec?.template.metadata?.annotations?.['checksum/config'];
+/** The ConfigMap the pods take their settings from, as the pod template names it. */
+const settingsMapOf = (values: Record<string, unknown>) => webContainerOf(render(values)).envFrom?.[0]?.configMapRef?.name;
 
 describe('rolling out', () => {
   it('rolls with maxUnavailable 0, so capacity never drops', () => {
@@ -99,11 +99,13 @@ describe('the pod template and the chart version', () => {
   });
 });
 
-describe('the config checksum', () => {
-  const baseline = checksumOf({});
+describe("the settings' ConfigMap", () => {
+  const baseline = settingsMapOf({});
 
-  it('is a sha256 of the settings', () => {
-    expect(baseline).toMatch(/^[a-f0-9]{64}$/);
+  it('is named by a hash of the settings, and is the only one helm template renders', () => {
+    expect(baseline).toMatch(/^web-meridian-env-[a-f0-9]{10}$/);
+    const maps = render().filter((object) => object.kind === 'ConfigMap');
+    expect(maps.map((map) => map.metadata.name)).toEqual([baseline]);
   });
 
   it.each([
@@ -112,11 +114,11 @@ describe('the config checksum', () => {
     ['app.otel.exporterOtlpEndpoint', { app: { otel: { exporterOtlpEndpoint: 'http://collector:4318' } } }],
     ['app.otel.env', { app: { otel: { env: { OTEL_TRACES_SAMPLER: 'always_off' } } } }],
     ['app.shutdownDelayMs', { app: { shutdownDelayMs: 8000 } }],
-  ])('changes when %s changes, so the pods roll', (_key, values) => {
-    expect(checksumOf(values)).not.toBe(baseline);
+  ])('is another when %s changes, so the pods roll and each build keeps its own', (_key, values) => {
+    expect(settingsMapOf(values)).not.toBe(baseline);
   });
 
-  it('stays the same when nothing the pods read changes', () => {
-    expect(checksumOf({ replicaCount: 5, service: { port: 8080 } })).toBe(baseline);
+  it('stays the same when nothing the pods read changes, the build included', () => {
+    expect(settingsMapOf({ replicaCount: 5, service: { port: 8080 }, image: { tag: 'another-build' } })).toBe(baseline);
   });
 });
