@@ -60,12 +60,13 @@ async function tabOn(page: Page, build: string) {
 
 /**
  * Clicks the header's Rollouts link (a #section of the page), once the tab was told to move: a
- * full load, whose build it returns (null without one). Before that, a click may still load
- * the page in full when the router's request meets a pod of the other build (Next's answer to
- * a deployment id that differs), so the tabs' staying is read from what they report instead.
+ * full load, whose build it returns (null without one within 15 s: a CI run beside the cluster
+ * suite saw none within 3). Before that, a click may still load the page in full when the
+ * router's request meets a pod of the other build (Next's answer to a deployment id that
+ * differs), so the tabs' staying is read from what they report instead.
  */
 async function followRolloutsLink(page: Page) {
-  const load = page.waitForEvent('request', { predicate: (request) => request.isNavigationRequest(), timeout: 3000 }).catch(() => null);
+  const load = page.waitForEvent('request', { predicate: (request) => request.isNavigationRequest(), timeout: 15_000 }).catch(() => null);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rollouts' }).click();
   const request = await load;
   return request ? ((await (await request.response())?.text())?.match(/data-dpl-id="([^"]+)"/)?.[1] ?? 'unknown') : null;
