@@ -14,6 +14,7 @@ import {
   writeValuesFile,
 } from '../../tools/cluster/release.mjs';
 import { waitFor } from '../../tools/lib/wait.mjs';
+import { isReady } from '../../tools/rollout/pod-watch.mjs';
 import { webPods } from './support/releases';
 
 // Each build keeps its own settings through a canary (the chart's configmap.yaml: a ConfigMap
@@ -68,9 +69,7 @@ async function rolloutStatus(): Promise<RolloutStatus> {
 /** The release's Ready web pods, not terminating, each with the template hash Argo gave it. */
 async function readyPodsByHash(): Promise<{ name: string; hash: string }[]> {
   return (await webPods(REF))
-    .filter(
-      (pod) => !pod.metadata.deletionTimestamp && pod.status.conditions?.some((each) => each.type === 'Ready' && each.status === 'True'),
-    )
+    .filter((pod) => isReady(pod) && !pod.metadata.deletionTimestamp)
     .map((pod) => ({ name: pod.metadata.name, hash: pod.metadata.labels?.['rollouts-pod-template-hash'] ?? '' }));
 }
 
